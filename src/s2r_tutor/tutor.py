@@ -1,0 +1,66 @@
+"""`Tutor`: the one object every adapter (CLI, chat, HTTP, eval) talks to."""
+
+from __future__ import annotations
+
+import logging
+
+from .embedders import Embedder, get_embedder
+from .errors import QueryError
+from .index import LoadedIndex, open_index
+from .models import Answer, Chunk, Hit, Turn
+from .retriever import Retriever
+from .settings import Settings
+from .text import clean_input
+from .tokenize import make_tokenizer
+
+log = logging.getLogger("s2r_tutor")
+
+
+class Tutor:
+    def __init__(self, settings: Settings, embedder: Embedder, index: LoadedIndex):
+        self.settings = settings
+        self.embedder = embedder
+        self.index = index
+        self.retriever = Retriever(index, embedder, settings)
+        self._answerer = None
+
+    @classmethod
+    def load(cls, settings: Settings | None = None, *, rebuild: bool = False, progress: bool = True,
+             embedder: Embedder | None = None, **overrides) -> "Tutor":
+        """Load `index/`, building it first when it is missing, stale or corrupt. No network.
+
+        `overrides` are Settings fields (e.g. `corpus_dir=...`, `embedder="sentence-transformers"`).
+        """
+        settings = settings.model_copy(update=overrides) if settings else Settings(**overrides)
+        embedder = embedder or get_embedder(settings.embedder, settings.embedder_model)
+        tokenizer = make_tokenizer(settings.user_dict)
+        index = open_index(settings, embedder, tokenizer, rebuild=rebuild, progress=progress)
+        return cls(settings, embedder, index)
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        return self.index.chunks
+
+    def clean_query(self, query: object) -> str:
+        """Validate and normalise user text once; truncate to `max_query_chars` (documented limit)."""
+        if not isinstance(query, str):
+            raise QueryError("the question must be text")
+        text = clean_input(query)
+        if not text:
+            raise QueryError("the question is empty: type a question about Sim2Real")
+        return text[: self.settings.max_query_chars]
+
+    def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[Hit]:
+        """Best-first hits for `query`. Empty/whitespace-only raises QueryError; long input is truncated."""
+        k = self.settings.top_k if k is None else k
+        if not isinstance(k, int) or k < 1:
+            raise QueryError("k must be a positive whole number")
+        return self.retriever.search(self.clean_query(query), min(k, 50), mode)
+
+    def ask(self, question: str, history: list[Turn] | list[dict] | None = None) -> Answer:
+        from .answer import Answerer  # the answerer pulls in templates; search-only users skip it
+
+        if self._answerer is None:
+            self._answerer = Answerer(self)
+        turns = [t if isinstance(t, Turn) else Turn.model_validate(t) for t in (history or [])]
+        return self._answerer.answer(self.clean_query(question), turns)

@@ -1,0 +1,29 @@
+"""Shared fixtures: the real corpus, the real default embedder, an index built once per session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from s2r_tutor import Tutor
+from s2r_tutor.settings import PROJECT_ROOT, Settings
+
+ROOT = PROJECT_ROOT
+CORPUS = ROOT / "corpus"
+DATA = ROOT / "tests" / "data"
+
+
+@pytest.fixture(scope="session")
+def index_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("index")
+
+
+@pytest.fixture(scope="session")
+def settings(index_dir) -> Settings:
+    return Settings(corpus_dir=CORPUS, index_dir=index_dir)
+
+
+@pytest.fixture(scope="session")
+def tutor(settings) -> Tutor:
+    return Tutor.load(settings, progress=False)

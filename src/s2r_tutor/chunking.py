@@ -65,10 +65,24 @@ def chunk_section(card: Card, section: Section, max_chars: int) -> list[Chunk]:
     return chunks
 
 
+def _unique_ids(chunks: list[Chunk]) -> list[Chunk]:
+    """A split part's '-2' suffix can equal a real anchor ('foo' split, then a section 'foo-2', or two
+    headings with the same text): later duplicates get a further suffix so every chunk id is unique."""
+    used: set[str] = set()
+    out = []
+    for c in chunks:
+        cid, n = c.chunk_id, 2
+        while cid in used:
+            cid, n = f"{c.chunk_id}-{n}", n + 1
+        used.add(cid)
+        out.append(c if cid == c.chunk_id else c.model_copy(update={"chunk_id": cid}))
+    return out
+
+
 def chunk_card(card: Card, max_chars: int = 600) -> list[Chunk]:
     """Sections with no body of their own (a parent heading with only subsections) yield no chunk."""
-    return [c for s in card.sections for c in chunk_section(card, s, max_chars)]
+    return _unique_ids([c for s in card.sections for c in chunk_section(card, s, max_chars)])
 
 
 def chunk_corpus(cards: list[Card], max_chars: int = 600) -> list[Chunk]:
-    return [c for card in cards for c in chunk_card(card, max_chars)]
+    return _unique_ids([c for card in cards for c in chunk_card(card, max_chars)])

@@ -59,7 +59,7 @@ def _split_front_matter(text: str, source: str) -> tuple[dict, int]:
         if lines[i].strip() == "---":
             try:
                 data = yaml.safe_load("\n".join(lines[1:i])) or {}
-            except yaml.YAMLError as exc:
+            except (yaml.YAMLError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
                 raise CorpusError(f"{source}: front matter is not valid YAML ({exc.__class__.__name__})") from None
             if not isinstance(data, dict):
                 raise CorpusError(f"{source}: front matter must be a mapping of keys to values")
@@ -70,9 +70,16 @@ def _split_front_matter(text: str, source: str) -> tuple[dict, int]:
 def parse_card(text: str, source: str) -> Card:
     data, body_start = _split_front_matter(text, source)
     # YAML turns unquoted 04-08 into a string but 4 into an int; ids are always strings here.
-    if "id" in data and data["id"] is not None:
+    # Only scalars are turned into strings: str() of a nested (or alias-bombed) YAML value could be huge.
+    scalar = (str, int, float)
+    if isinstance(data.get("id"), scalar) and not isinstance(data.get("id"), bool):
         data["id"] = str(data["id"])
-    data["related"] = [str(r) for r in (data.get("related") or [])]
+    related = data.get("related") or []
+    if isinstance(related, str):
+        related = [related]
+    if not isinstance(related, list) or not all(isinstance(r, scalar) for r in related):
+        raise CorpusError(f"{source}: front matter field 'related' must be a list of card ids")
+    data["related"] = [str(r) for r in related]
     try:
         meta = CardMeta.model_validate(data)
     except ValidationError as exc:

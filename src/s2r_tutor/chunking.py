@@ -19,24 +19,37 @@ def _blocks(body: str) -> list[str]:
     return blocks
 
 
+# A line that starts a list item ("- ", "* ", "1. "); other lines continue the item or paragraph above.
+_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
+
+
+def _units(block: str) -> list[str]:
+    """The places a long block may be split: before each list item, which keeps its continuation
+    lines. A paragraph is one unit even when wrapped over several lines (a wrap can fall mid-sentence)."""
+    units: list[str] = []
+    for line in block.split("\n"):
+        if units and not _ITEM.match(line):
+            units[-1] += "\n" + line
+        else:
+            units.append(line)
+    return units
+
+
 def _pack(blocks: list[str], limit: int) -> list[str]:
     """Greedily group consecutive blocks up to `limit` characters; a single larger block stays whole,
-    or, if it is a bullet list, is split between bullets."""
+    or, if it is a list, is split between items. Text is rejoined with the separators it had."""
     parts: list[str] = []
-    cur: list[str] = []
-    size = 0
+    cur = ""
     for block in blocks:
-        pieces = [block]
-        if len(block) > limit and "\n" in block:
-            pieces = block.split("\n")  # a long list: each bullet line is a unit
-        for piece in pieces:
-            if cur and size + len(piece) > limit:
-                parts.append("\n\n".join(cur) if len(cur) > 1 else cur[0])
-                cur, size = [], 0
-            cur.append(piece)
-            size += len(piece) + 2
+        units = _units(block) if len(block) > limit else [block]
+        for j, unit in enumerate(units):
+            sep = "\n" if j else "\n\n"
+            if cur and len(cur) + len(sep) + len(unit) > limit:
+                parts.append(cur)
+                cur = ""
+            cur = cur + sep + unit if cur else unit
     if cur:
-        parts.append("\n\n".join(cur))
+        parts.append(cur)
     return parts
 
 

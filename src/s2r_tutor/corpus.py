@@ -119,7 +119,8 @@ def parse_card(text: str, source: str) -> Card:
         stack.append((level, heading))
         current = dict(level=level, heading=heading, anchor=anchor, path=[h for _, h in stack],
                        line_start=idx + 1, start=idx + 1)
-    close(len(lines))
+    # A final newline leaves an empty string after the last line; it is not a line of the file.
+    close(len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines))
     if not sections:
         raise CorpusError(f"{source}: no headings found; a card needs at least one '# Title' heading")
     return Card(meta=meta, source=source, sections=sections)

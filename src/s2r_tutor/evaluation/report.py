@@ -1,0 +1,58 @@
+"""Plain-text rendering of an EvalReport: the metrics table (for CI logs) and the failing cases."""
+
+from __future__ import annotations
+
+from ..cli import _table
+from .runner import EvalReport
+
+LABELS = {
+    "hit_at_1": "retrieval hit@1",
+    "hit_at_3": "retrieval hit@3",
+    "mrr": "retrieval MRR",
+    "intent_accuracy": "intent accuracy",
+    "citation_validity": "citation validity",
+    "citation_relevance": "citation relevance",
+    "keypoint_coverage": "key-point coverage",
+    "refusal_precision": "refusal precision",
+    "refusal_recall": "refusal recall",
+}
+
+
+def metrics_table(report: EvalReport) -> str:
+    rows = []
+    for key, value in report.metrics.items():
+        limit = report.thresholds.get(key)
+        status = "FAIL" if key in report.failed_metrics else "ok"
+        rows.append((LABELS.get(key, key), key, f"{value:.3f}", "-" if limit is None else f"{limit:.2f}", status))
+    lat = report.latency
+    rows.append(("latency per case (ms)", "-", f"p50 {lat.p50_ms:.0f} · p95 {lat.p95_ms:.0f} · max {lat.max_ms:.0f}",
+                 "-", "info"))
+    head = (f"eval: {report.n_cases} cases ({report.n_in_scope} in scope, {report.n_out_of_scope} out of scope, "
+            f"{report.n_multi_turn} multi-turn; retrieval scored on {report.n_retrieval}) · "
+            f"embedder {report.embedder} · backend {report.backend or '-'}")
+    return head + "\n" + _table(("metric", "name", "value", "min", "status"), rows)
+
+
+def failures(report: EvalReport, limit: int | None = None) -> str:
+    """One block per failing case: id, file:line, question, then each problem on its own line."""
+    failing = [r for r in report.results if not r.ok]
+    if not failing:
+        return "failing cases: none"
+    lines = [f"failing cases: {len(failing)} of {report.n_cases}"]
+    for r in failing[:limit]:
+        lines.append(f"- {r.id} ({r.where}) {r.question}")
+        lines.extend(f"    {p}" for p in r.problems)
+    if limit is not None and len(failing) > limit:
+        lines.append(f"... and {len(failing) - limit} more (see the JSON report)")
+    return "\n".join(lines)
+
+
+def verdict(report: EvalReport) -> str:
+    if report.passed:
+        return "eval gate: PASSED"
+    worst = ", ".join(f"{k} {report.metrics[k]:.3f} < {report.thresholds[k]:.2f}" for k in report.failed_metrics)
+    return f"eval gate: FAILED ({worst})"
+
+
+def render(report: EvalReport) -> str:
+    return "\n\n".join([metrics_table(report), failures(report), verdict(report)])

@@ -1,0 +1,361 @@
+"""The question bank: templates over a card's structure, so a new card gets questions with no code
+change. Every question cites its chunk, and every quote is an exact span of that chunk's text.
+
+Templates (see docs/study.md): example lines (`示例：“…”`) under term headings -> multiple choice,
+fill-in term and an attribution true/false; quoted customer lines with `→ tags` -> scenario
+matching; `**bold label**` lists -> 'which side' choice; `Label：description` items -> fill-in term;
+plain bullet lists -> 'which is listed' choice (distractors from other sections) and free recall;
+question headings -> free recall against the section's key points; `X 不是 A，而是 B` and `A ≠ B`
+sentences and yes/no headings answered '不是。' -> true/false probes; bottom-line sentences naming
+a glossary or card term -> fill in the blank. Nothing is invented: a false statement is a
+sentence of the card with its claim reversed or two sections' examples swapped, and it is graded
+with the correct passage quoted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..models import Chunk
+from ..text import normalize
+from . import structure as S
+from .terms import TermForms, forms_of, glossary_terms
+
+Kind = Literal["term", "choice", "truefalse", "scenario", "recall"]
+KINDS: tuple[str, ...] = ("term", "choice", "truefalse", "scenario", "recall")
+TRUE, FALSE = "对", "错"
+BLANK = "____"
+
+
+class Question(BaseModel):
+    id: str = Field(description="stable hash of kind, chunk, template and text: progress keys on it")
+    kind: Kind
+    template: str = Field(description="the template that produced it (for debugging and docs)")
+    question: str
+    answer: str = Field(description="the expected answer; for truefalse '对' or '错'")
+    accept: list[str] = Field(default_factory=list, description="other spellings graded as correct")
+    choices: list[str] = Field(default_factory=list, description="options, for choice/scenario/truefalse")
+    chunk_id: str
+    section: str = Field(description="heading path of the cited section")
+    key_points: list[str] = Field(default_factory=list, description="what a free-text answer should cover")
+    quote: str = Field(description="the supporting passage: an exact span of the chunk text")
+    explanation: str = ""
+
+
+def _qid(*parts: str) -> str:
+    return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:12]
+
+
+def _mk(kind: str, template: str, chunk: Chunk, question: str, answer: str, quote: str, **kw) -> Question:
+    assert quote and quote in chunk.text, (chunk.chunk_id, quote)
+    return Question(id=_qid(kind, template, chunk.chunk_id, question, answer), kind=kind, template=template,
+                    question=question, answer=answer, chunk_id=chunk.chunk_id, section=chunk.section,
+                    quote=quote, **kw)
+
+
+def _shuffled(correct: str, distractors: list[str], seed: str, k: int = 3) -> list[str]:
+    opts = [correct, *distractors[:k]]
+    random.Random(seed).shuffle(opts)
+    return opts
+
+
+def _clauses(text: str) -> list[str]:
+    """Sentence parts split at ，；：。 (exact substrings); very short ones ('不是') are dropped."""
+    parts = re.split(r"[，；。！？,;]", text)
+    return [p.strip() for p in parts if len(normalize(p)) >= 4]
+
+
+class _Card:
+    """What the templates need to know about the other sections of the corpus."""
+
+    def __init__(self, chunks: list[Chunk]):
+        self.chunks = chunks
+        self.st = {c.chunk_id: S.parse(c.text) for c in chunks}
+        self.term = {c.chunk_id: S.heading_term(S.heading(c)) for c in chunks}
+        self.card_terms = self._card_terms()
+
+    def _card_terms(self) -> list[TermForms]:
+        """Terms the card itself names: bilingual headings, bold labels, 'Label：' items."""
+        out: list[TermForms] = []
+        for c in self.chunks:
+            t = self.term[c.chunk_id]
+            if t and t[1]:
+                out.append(TermForms(t[0], t[1], tuple(forms_of(t[0]) + forms_of(t[1]))))
+            st = self.st[c.chunk_id]
+            for lst in st.lists:
+                names = [lst.label] if lst.label else []
+                names += [label for label, _, _ in S.labelled_items(lst.items)]
+                out.extend(TermForms(n, None, tuple(forms_of(n))) for n in names if len(n) <= 20)
+        return out
+
+    def siblings(self, chunk: Chunk) -> list[Chunk]:
+        par = S.parent(chunk)
+        return [c for c in self.chunks if c.chunk_id != chunk.chunk_id and S.parent(c) == par
+                and c.doc_id == chunk.doc_id]
+
+    def children_terms(self, chunk: Chunk) -> list[str]:
+        """The zh names of the subsections when every subsection heading names a bilingual term."""
+        pre = chunk.section + " > "
+        kids = [c for c in self.chunks
+                if c.section.startswith(pre) and c.section.count(" > ") == chunk.section.count(" > ") + 1]
+        terms = [self.term[c.chunk_id] for c in kids]
+        if len(kids) < 2 or not all(t and t[1] for t in terms):
+            return []
+        return list(dict.fromkeys(t[0] for t in terms))
+
+    def section_text(self, chunk: Chunk) -> str:
+        return "\n".join(c.text for c in self.chunks if c.section == chunk.section)
+
+
+# --- templates ------------------------------------------------------------------------------
+
+
+def _examples(card: _Card, c: Chunk) -> list[Question]:
+    st, term = card.st[c.chunk_id], card.term[c.chunk_id]
+    if not st.examples or not term:
+        return []
+    name = f"{term[0]} {term[1]}" if term[1] else term[0]
+    accept = forms_of(term[0]) + (forms_of(term[1]) if term[1] else [])
+    out = []
+    others = [(o, card.term[o.chunk_id], card.st[o.chunk_id].examples) for o in card.siblings(c)]
+    others = [(o, t, ex) for o, t, ex in others if t]
+    for ex in st.examples:
+        explanation = f"卡片中「{name}」的示例是：“{ex}”。"
+        if others:
+            distract = [f"{t[0]} {t[1]}" if t[1] else t[0] for _, t, _ in others]
+            out.append(_mk("choice", "example-choice", c, f"「{ex}」是下面哪一项的示例？", name, ex,
+                           choices=_shuffled(name, distract, ex), accept=accept, key_points=[term[0]],
+                           explanation=explanation))
+        out.append(_mk("term", "example-term", c, f"填写关键术语：示例「{ex}」说的是哪一种思路？（中文或英文名称）",
+                       name, ex, accept=accept, key_points=[term[0]], explanation=explanation))
+        swap = next(((o, t, oex[0]) for o, t, oex in _rotate(others) if oex), None)
+        if swap:  # attribution probe: a sibling's example put under this heading is false per the card
+            out.append(_mk("truefalse", "example-swap", c,
+                           f"判断对错：卡片中「{name}」的示例是“{swap[2]}”。", FALSE, ex, choices=[TRUE, FALSE],
+                           explanation=f"错。{explanation}“{swap[2]}”是「{swap[1][0]}」的示例。"))
+    return out
+
+
+def _rotate(items: list) -> list:
+    """Siblings after `key` first, so each section swaps with the next one (deterministic)."""
+    return items[len(items) // 2:] + items[: len(items) // 2] if items else items
+
+
+def _scenarios(card: _Card, c: Chunk) -> list[Question]:
+    out = []
+    pool = [s.arrow_line for o in card.chunks if o.chunk_id != c.chunk_id for s in card.st[o.chunk_id].scenarios]
+    for sc in card.st[c.chunk_id].scenarios:
+        answer = " / ".join(sc.tags)
+        expl = f"卡片把这个场景对应到：{sc.arrow_line}"
+        out.append(_mk("scenario", "scenario-tags", c,
+                       f"{sc.speaker}说：“{sc.speech}” —— 应该联想到哪些因素？（可选一项，或用自己的话列出）",
+                       answer, sc.arrow_line, choices=_shuffled(answer, [p.split("，")[0] for p in pool], sc.speech),
+                       accept=[sc.arrow_line], key_points=sc.tags, explanation=expl))
+    return out
+
+
+def _bold_sides(card: _Card, c: Chunk) -> list[Question]:
+    lists = [lst for lst in card.st[c.chunk_id].lists if lst.label]
+    labels = list(dict.fromkeys(lst.label for lst in lists))
+    if len(labels) < 2:
+        return []
+    h = S.heading(c)
+    out = []
+    for lst in lists:
+        for item in lst.items:
+            if sum(normalize(item) == normalize(i) for other in lists for i in other.items) > 1:
+                continue  # the same point under two labels cannot be asked as 'which side'
+            out.append(_mk("choice", "bold-side", c, f"在「{h}」的对比中，“{item}”列在哪一方之下？", lst.label,
+                           item, choices=labels, accept=forms_of(lst.label), key_points=[lst.label],
+                           explanation=f"卡片把“{item}”列在「{lst.label}」之下。"))
+    return out
+
+
+def _labelled(card: _Card, c: Chunk) -> list[Question]:
+    out = []
+    for lst in card.st[c.chunk_id].lists:
+        items = S.labelled_items(lst.items)
+        if len(items) < 2:
+            continue
+        for label, desc, item in items:
+            out.append(_mk("term", "label-term", c,
+                           f"填写关键词：在「{S.heading(c)}」中，“{desc}”对应的是哪个词？", label, item,
+                           accept=forms_of(label), key_points=[label], explanation=f"卡片原文：{item}"))
+    return out
+
+
+def _is_prompt_list(lst: S.BulletList) -> bool:
+    return all(i.rstrip().endswith(("？", "?")) for i in lst.items)
+
+
+_CARD_LINK = re.compile(r"^\d{2}-[0-9A-Za-z-]+\s")
+
+
+def _is_link_list(lst: S.BulletList) -> bool:
+    """'- 04-04 什么是机器人本体？已完成 →': a list of links to other cards, not points of this one."""
+    return sum(bool(_CARD_LINK.match(i)) for i in lst.items) * 2 > len(lst.items)
+
+
+def _plain_lists(card: _Card, c: Chunk) -> list[Question]:
+    out = []
+    own = normalize(card.section_text(c))
+    for n, lst in enumerate(card.st[c.chunk_id].lists):
+        if S.labelled_items(lst.items) or _is_prompt_list(lst) or len(lst.items) < 2:
+            continue
+        items = [S.strip_enum(i).rstrip(" →").strip() for i in lst.items]
+        where = f"「{S.heading(c)}」" + (f"中「{lst.label}」" if lst.label else "")
+        # 'which one is listed': distractors are items listed in *other* sections, never invented,
+        # and never a phrase that this section's text also contains
+        pool = []
+        for o in sorted(card.chunks, key=lambda o: (S.parent(o) != S.parent(c), o.chunk_id)):
+            if o.section == c.section:
+                continue
+            for ol in card.st[o.chunk_id].lists:
+                if S.labelled_items(ol.items) or _is_prompt_list(ol) or _is_link_list(ol):
+                    continue
+                for i in ol.items:
+                    i = S.strip_enum(i).rstrip(" →").strip()
+                    ni = normalize(i)
+                    if ni and ni not in own and not any(ni in normalize(x) or normalize(x) in ni for x in pool):
+                        pool.append(i)
+        if len(pool) >= 2:
+            pick = random.Random(c.chunk_id + str(n)).randrange(len(items))
+            correct, raw = items[pick], lst.items[pick]
+            distract = random.Random(correct).sample(pool[: max(6, len(pool) // 3)], k=min(3, len(pool)))
+            out.append(_mk("choice", "list-choice", c, f"下面哪一项列在{where}之下？", correct, raw,
+                           choices=_shuffled(correct, distract, correct + c.chunk_id), key_points=[correct],
+                           explanation=f"{where}列出：" + "；".join(items) + "。"))
+        if len(items) >= 3:
+            out.append(_mk("recall", "list-recall", c, f"{where}列出了哪些要点？尽量说全（中文或英文）。",
+                           "；".join(items), lst.items[0], key_points=items,
+                           explanation=f"{where}列出：" + "；".join(items) + "。"))
+    return out
+
+
+def _heading_recall(card: _Card, c: Chunk) -> list[Question]:
+    h = S.heading(c)
+    if not h.rstrip().endswith(("？", "?")):
+        return []
+    st = card.st[c.chunk_id]
+    children = card.children_terms(c)
+    sents = st.sentences()
+    if children:  # a parent whose subsections each name a bilingual term ('01 · 域随机化 Domain …')
+        kps = children + ([sents[-1]] if sents else [])
+    else:
+        kps = []
+        for sent in sents:  # 'X 不是 A，而是 B' contributes its claim 'X 是 B', never the negated part
+            m = _NOT_BUT.match(sent)
+            kps += [m.group("y").strip()] if m else _clauses(sent)
+        for lst in st.lists:
+            if not _is_prompt_list(lst):
+                kps += [S.strip_enum(i) for i in lst.items]
+        kps += st.examples
+    kps = list(dict.fromkeys(kps))
+    if not kps:
+        return []
+    quote = st.paragraphs[-1] if st.paragraphs else c.text.strip().splitlines()[0]
+    return [_mk("recall", "heading-recall", c, f"请用自己的话回答：{h}", "；".join(kps), quote, key_points=kps,
+                explanation=f"要点见「{h}」：" + "；".join(kps) + "。")]
+
+
+_NOT_BUT = re.compile(r"^(?P<subj>[^，；。]*?\S)\s*不是(?P<x>[^，；。]+?)，\s*而是(?P<y>[^；。]+)[。！]?$")
+_NEQ = re.compile(r"([\u3400-\u9fffA-Za-z0-9]+)\s*≠\s*([\u3400-\u9fffA-Za-z0-9]+)")
+_CONJ = re.compile(r"^(?:但是|但|而且|而|可是|不过|所以|因此)")
+
+
+def _probes(card: _Card, c: Chunk) -> list[Question]:
+    out = []
+    h = S.heading(c)
+    st = card.st[c.chunk_id]
+    for sent in st.sentences():
+        if m := _NOT_BUT.match(sent):
+            subj = m.group("subj")
+            false = f"{subj}是{m.group('x').strip()}。"
+            true = f"{subj}是{m.group('y').strip()}。"
+            out.append(_mk("truefalse", "not-but-false", c, f"判断对错（「{h}」）：{false}", FALSE, sent,
+                           choices=[TRUE, FALSE], explanation=f"错。卡片原文：{sent}"))
+            out.append(_mk("truefalse", "not-but-true", c, f"判断对错（「{h}」）：{true}", TRUE, sent,
+                           choices=[TRUE, FALSE], explanation=f"对。卡片原文：{sent}"))
+        for m in _NEQ.finditer(sent):
+            a, b = _CONJ.sub("", m.group(1)), m.group(2)
+            out.append(_mk("truefalse", "neq-false", c, f"判断对错：{a}就是 {b}。", FALSE, sent,
+                           choices=[TRUE, FALSE], explanation=f"错。卡片原文：{sent}"))
+    # a yes/no heading answered directly ('Sim2Real 只是一个软件问题吗？' / '不是。')
+    if re.search(r"吗\s*[？?]$", h) and st.paragraphs:
+        first = st.paragraphs[0]
+        verdict = FALSE if re.match(r"^(不是|不|否|没有)", first) else TRUE if re.match(r"^(是|对|会)", first) else None
+        if verdict:
+            stmt = re.sub(r"吗\s*[？?]$", "", h).strip() + "。"
+            more = st.paragraphs[1] if len(st.paragraphs) > 1 else ""
+            out.append(_mk("truefalse", "yes-no-heading", c, f"判断对错：{stmt}", verdict, first,
+                           choices=[TRUE, FALSE], explanation=f"{verdict}。卡片回答：{first}{more}"))
+    return out
+
+
+def _cloze(card: _Card, c: Chunk) -> list[Question]:
+    """Fill in the blank: the section's last sentence naming a card or core glossary term."""
+    terms = card.card_terms + [t for t in glossary_terms() if t.core]
+    for sent in reversed(card.st[c.chunk_id].sentences()):
+        found = []
+        for t in terms:
+            forms = [f for f in t.forms if normalize(f) and _contains(sent, f)]
+            if forms:  # the card's own title term ('Sim2Real') only when nothing else is named
+                in_title = any(_contains(c.title, f) for f in forms)
+                found.append(((not in_title, max(len(f) for f in forms)), t, forms))
+        if not found:
+            continue
+        _, t, forms = max(found, key=lambda x: x[0])
+        blanked = sent
+        for f in sorted(set(forms) | set(forms_of(t.zh)) | set(t.forms), key=len, reverse=True):
+            if _contains(blanked, f):
+                blanked = re.sub(re.escape(f), BLANK, blanked, flags=re.I)
+        if len(normalize(blanked)) < 8 or BLANK not in blanked:
+            continue
+        shown = next((n for n in (t.zh, t.en) if n and n in sent), None)
+        if shown is None:
+            f = max(forms, key=len)
+            shown = sent[sent.lower().index(f.lower()):][: len(f)]
+        return [_mk("term", "cloze", c, f"填空：{blanked}", shown, sent, accept=list(dict.fromkeys(t.forms)),
+                    key_points=[shown], explanation=f"卡片原文：{sent}")]
+    return []
+
+
+def _contains(text: str, form: str) -> bool:
+    return form.lower() in text.lower()
+
+
+def _source(card: _Card, c: Chunk) -> list[Question]:
+    """Fallback so that every section yields a question: 'which section says this?'."""
+    sents = card.st[c.chunk_id].sentences() or [ln.strip() for ln in c.text.splitlines() if ln.strip()]
+    quote = max(sents, key=len)
+    quote = S.parse(quote).paragraphs[0] if S.parse(quote).paragraphs else quote
+    quote = quote if quote in c.text else c.text.strip().splitlines()[0]
+    headings = list(dict.fromkeys(S.heading(o) for o in card.chunks if o.section != c.section))
+    correct = S.heading(c)
+    return [_mk("choice", "source-section", c, f"“{quote}”出自哪一节？", correct, quote,
+                choices=_shuffled(correct, random.Random(c.chunk_id).sample(headings, k=min(3, len(headings))),
+                                  c.chunk_id), key_points=[correct], explanation=f"出自「{c.section}」。")]
+
+
+TEMPLATES = (_examples, _scenarios, _bold_sides, _labelled, _plain_lists, _heading_recall, _probes, _cloze)
+
+
+def generate_bank(chunks: list[Chunk]) -> list[Question]:
+    """Every question the templates produce, in corpus order; each chunk yields at least one."""
+    card = _Card(list(chunks))
+    bank: list[Question] = []
+    seen: set[str] = set()
+    for c in card.chunks:
+        qs = [q for tpl in TEMPLATES for q in tpl(card, c)]
+        if not qs:
+            qs = _source(card, c)
+        for q in qs:
+            if q.id not in seen:
+                seen.add(q.id)
+                bank.append(q)
+    return bank

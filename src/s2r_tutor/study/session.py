@@ -1,0 +1,45 @@
+"""`Study`: the one object the CLI and the chat tabs talk to (bank + grader + store), so neither
+adapter holds quiz logic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..models import Chunk
+from .bank import Question, generate_bank
+from .flashcards import Flashcard, build_flashcards
+from .grading import Grade, Grader
+from .progress import StudyStore, StudyStoreError
+
+
+class Study:
+    def __init__(self, chunks: list[Chunk], embedder, db_path: Path, timeout_s: float = 5.0):
+        self.chunks = list(chunks)
+        self.bank: list[Question] = generate_bank(self.chunks)
+        self.by_id = {q.id: q for q in self.bank}
+        self.grader = Grader(self.bank, embedder)
+        self.store = StudyStore(db_path, timeout_s=timeout_s)
+        self._flashcards: list[Flashcard] | None = None
+
+    @classmethod
+    def from_tutor(cls, tutor, db_path: Path | None = None) -> "Study":
+        return cls(tutor.chunks, tutor.embedder, db_path or tutor.settings.study_db)
+
+    @property
+    def flashcards(self) -> list[Flashcard]:
+        if self._flashcards is None:
+            self._flashcards = build_flashcards(self.chunks)
+        return self._flashcards
+
+    def next_questions(self, reader: str, n: int) -> list[Question]:
+        """The next `n` questions for this reader: missed ones first (see StudyStore.order)."""
+        return self.store.order(reader, self.bank)[: max(0, n)]
+
+    def answer(self, reader: str, question_id: str, reply: str) -> Grade:
+        """Grade a reply and record it (one transaction)."""
+        q = self.by_id.get(question_id)
+        if q is None:
+            raise StudyStoreError(f"unknown question id {question_id!r} (the card may have changed)")
+        grade = self.grader.grade(q, reply)
+        self.store.record(reader, q, grade.verdict, grade.score, reply)
+        return grade

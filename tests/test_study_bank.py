@@ -1,0 +1,160 @@
+"""The question bank: templates over card structure, on the real card and on a made-up one."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from s2r_tutor.chunking import chunk_corpus
+from s2r_tutor.corpus import load_corpus
+from s2r_tutor.study.bank import FALSE, KINDS, TRUE, generate_bank
+from s2r_tutor.text import normalize
+
+
+@pytest.fixture(scope="module")
+def bank(tutor):
+    return generate_bank(tutor.chunks)
+
+
+def test_every_section_of_the_card_yields_a_question(tutor, bank):
+    covered = {q.chunk_id for q in bank}
+    missing = [c.chunk_id for c in tutor.chunks if c.chunk_id not in covered]
+    assert not missing
+
+
+def test_every_kind_is_generated(bank):
+    kinds = Counter(q.kind for q in bank)
+    assert set(kinds) == set(KINDS)
+    assert kinds["scenario"] == 4  # the card's four customer scenarios
+
+
+def test_quotes_are_spans_of_the_cited_chunk_and_ids_are_unique(tutor, bank):
+    text = {c.chunk_id: c.text for c in tutor.chunks}
+    for q in bank:
+        assert q.quote in text[q.chunk_id], q
+        assert q.section
+    assert len({q.id for q in bank}) == len(bank)
+
+
+def test_ids_are_stable_across_generations(tutor, bank):
+    assert [q.id for q in generate_bank(tutor.chunks)] == [q.id for q in bank]
+
+
+def test_options_contain_the_answer_once(bank):
+    for q in bank:
+        if q.choices:
+            assert [normalize(c) for c in q.choices].count(normalize(q.answer)) == 1, q
+
+
+def test_issue_examples_are_in_the_bank(bank):
+    sysid = [q for q in bank if q.kind == "choice" and "用真实机器人数据，让仿真参数尽量接近真实本体" in q.question]
+    assert sysid and sysid[0].answer.startswith("系统辨识")
+    assert sysid[0].chunk_id == "04-08#system-identification"
+    rl = [q for q in bank if q.kind == "truefalse" and "强化学习就是 Sim2Real" in q.question]
+    assert rl and rl[0].answer == FALSE and "≠" in rl[0].quote
+    factory = [q for q in bank if q.kind == "scenario" and "到客户工厂就容易摔" in q.question]
+    assert factory and {"Reality Gap", "地面", "摩擦"} <= set(factory[0].key_points)
+
+
+def test_distractors_come_from_other_sections_never_from_the_own_one(tutor, bank):
+    """A 'which is listed' distractor is an item of another section and absent from this one."""
+    section_text = {}
+    for c in tutor.chunks:
+        section_text[c.section] = section_text.get(c.section, "") + c.text
+    all_text = normalize("".join(c.text for c in tutor.chunks))
+    for q in bank:
+        if q.template == "list-choice":
+            for opt in q.choices:
+                assert normalize(opt) in all_text  # nothing invented
+                if opt != q.answer:
+                    assert normalize(opt) not in normalize(section_text[q.section]), (q.question, opt)
+
+
+def test_false_statements_are_not_claims_of_the_card(tutor, bank):
+    """A statement labelled false never appears in the card as written; true ones are backed by
+    the quoted sentence."""
+    all_text = normalize("".join(c.text for c in tutor.chunks))
+    probes = [q for q in bank if q.kind == "truefalse"]
+    assert {q.answer for q in probes} == {TRUE, FALSE}
+    for q in probes:
+        statement = q.question.split("：", 1)[1]
+        if q.answer == FALSE:
+            assert normalize(statement) not in all_text, statement
+        assert q.quote
+
+
+def test_example_swaps_are_attributions_to_the_wrong_section(bank):
+    swaps = [q for q in bank if q.template == "example-swap"]
+    assert len(swaps) == 4
+    for q in swaps:
+        assert q.answer == FALSE and q.quote not in q.question
+
+
+MADE_UP_CARD = """---
+id: "99-01"
+title: 什么是 PID 控制？
+language: zh
+---
+
+# 什么是 PID 控制？ {#intro}
+
+PID 控制用误差的比例、积分和微分来计算控制量。
+
+## 三个部分 {#parts}
+
+### 01 · 比例 Proportional {#p}
+
+示例：“误差越大，输出越大”
+
+### 02 · 积分 Integral {#i}
+
+示例：“累积过去的误差，消除稳态偏差”
+
+### 03 · 微分 Derivative {#d}
+
+示例：“根据误差变化的快慢提前刹车”
+
+## 调参要点 {#tuning}
+
+- 先调比例
+- 再加积分
+- 最后加微分
+
+调参的目标不是让响应最快，而是让系统稳定且没有明显超调。
+
+## PID 和 MPC 是什么关系？ {#pid-vs-mpc}
+
+**PID**
+
+- 只看当前误差
+- 结构简单
+
+**MPC**
+
+- 预测未来状态
+- 计算量更大
+
+## 客户场景：机械臂抖动 {#scenario-shake}
+
+客户：“机械臂停下来时一直抖。”
+
+→ 微分 / 噪声 / 增益过高
+"""
+
+
+def test_a_new_card_gets_questions_without_code_changes(tmp_path: Path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "99-01-pid.md").write_text(MADE_UP_CARD, encoding="utf-8")
+    chunks = chunk_corpus(load_corpus(corpus))
+    new_bank = generate_bank(chunks)
+    assert {c.chunk_id for c in chunks} == {q.chunk_id for q in new_bank}
+    kinds = Counter(q.kind for q in new_bank)
+    assert {"term", "choice", "truefalse", "scenario", "recall"} <= set(kinds)
+    by_tpl = {q.template: q for q in new_bank}
+    assert by_tpl["example-choice"].answer in {"比例 Proportional", "积分 Integral", "微分 Derivative"}
+    assert by_tpl["scenario-tags"].key_points == ["微分", "噪声", "增益过高"]
+    assert by_tpl["bold-side"].choices == ["PID", "MPC"]
+    assert any(q.template == "not-but-false" and "调参的目标是让响应最快" in q.question for q in new_bank)

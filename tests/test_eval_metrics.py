@@ -95,10 +95,12 @@ def test_report_rendering_lists_failed_metrics_and_cases():
                  refused=False, problems=["intent: got methods, expected definition"])]
     report = EvalReport(cases_file="cases.jsonl", corpus_dir="corpus", embedder="e", n_cases=2, n_in_scope=2,
                         n_out_of_scope=0, n_multi_turn=0, n_retrieval=2,
-                        metrics={"hit_at_1": 0.5, "mrr": 0.5}, thresholds={"hit_at_1": 0.85, "mrr": 0.1},
+                        metrics={"hit_at_1": 0.5, "mrr": 0.5},
+                        by_language={"zh": {"hit_at_1": 0.5, "mrr": 0.5}}, thresholds={"hit_at_1": 0.85, "mrr": 0.1},
                         failed_metrics=["hit_at_1"], passed=False,
                         latency=LatencyStats(mean_ms=1, p50_ms=1, p95_ms=2, max_ms=2), results=rs)
     table = metrics_table(report)
+    assert table.splitlines()[1].split() == ["metric", "name", "value", "zh", "min", "status"]
     assert "retrieval hit@1" in table and "FAIL" in table and "0.500" in table and "p95 2" in table
     text = failures(report)
     assert "failing cases: 1 of 2" in text and "bad1 (cases.jsonl:7)" in text and "intent: got methods" in text

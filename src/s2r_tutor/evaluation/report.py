@@ -19,18 +19,21 @@ LABELS = {
 
 
 def metrics_table(report: EvalReport) -> str:
+    langs = sorted(report.by_language)
     rows = []
     for key, value in report.metrics.items():
         limit = report.thresholds.get(key)
         status = "FAIL" if key in report.failed_metrics else "ok"
-        rows.append((LABELS.get(key, key), key, f"{value:.3f}", "-" if limit is None else f"{limit:.2f}", status))
+        per_lang = tuple(f"{report.by_language[lang].get(key, 0.0):.3f}" for lang in langs)
+        rows.append((LABELS.get(key, key), key, f"{value:.3f}", *per_lang,
+                     "-" if limit is None else f"{limit:.2f}", status))
     lat = report.latency
     rows.append(("latency per case (ms)", "-", f"p50 {lat.p50_ms:.0f} · p95 {lat.p95_ms:.0f} · max {lat.max_ms:.0f}",
-                 "-", "info"))
+                 *("" for _ in langs), "-", "info"))
     head = (f"eval: {report.n_cases} cases ({report.n_in_scope} in scope, {report.n_out_of_scope} out of scope, "
             f"{report.n_multi_turn} multi-turn; retrieval scored on {report.n_retrieval}) · "
             f"embedder {report.embedder} · backend {report.backend or '-'}")
-    return head + "\n" + _table(("metric", "name", "value", "min", "status"), rows)
+    return head + "\n" + _table(("metric", "name", "value", *langs, "min", "status"), rows)
 
 
 def failures(report: EvalReport, limit: int | None = None) -> str:

@@ -86,6 +86,8 @@ class EvalReport(BaseModel):
     n_multi_turn: int
     n_retrieval: int = Field(description="cases scored for retrieval (in scope, single turn)")
     metrics: dict[str, float]
+    by_language: dict[str, dict[str, float]] = Field(
+        default_factory=dict, description="the same metrics over the zh and the en cases (not gated)")
     thresholds: dict[str, float]
     failed_metrics: list[str]
     passed: bool
@@ -198,6 +200,10 @@ def run_eval(tutor: "Tutor", cases: list[EvalCase], thresholds: EvalThresholds |
         results.append(r)
         backend = backend or (answer.backend if answer else None)
     scores = {k: round(v, 4) for k, v in aggregate(results).items()}
+    by_language = {
+        lang: {k: round(v, 4) for k, v in aggregate([r for r in results if r.language == lang]).items()}
+        for lang in sorted({r.language for r in results})
+    }
     limits = thresholds.model_dump()
     failed = [k for k, v in scores.items() if v < limits[k]]
     lat = [r.latency_ms for r in results]
@@ -205,7 +211,8 @@ def run_eval(tutor: "Tutor", cases: list[EvalCase], thresholds: EvalThresholds |
         cases_file=cases_file, corpus_dir=str(tutor.settings.corpus_dir), embedder=tutor.embedder.id,
         backend=backend, n_cases=len(results), n_in_scope=sum(not r.out_of_scope for r in results),
         n_out_of_scope=sum(r.out_of_scope for r in results), n_multi_turn=sum(r.multi_turn for r in results),
-        n_retrieval=sum(r.retrieval_scored for r in results), metrics=scores, thresholds=limits,
+        n_retrieval=sum(r.retrieval_scored for r in results), metrics=scores, by_language=by_language,
+        thresholds=limits,
         failed_metrics=failed, passed=not failed,
         latency=LatencyStats(mean_ms=round(m.mean(lat, 0.0), 2), p50_ms=m.percentile(lat, 50),
                              p95_ms=m.percentile(lat, 95), max_ms=max(lat, default=0.0)),

@@ -164,6 +164,8 @@ def open_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, reb
                 why = str(exc)
     else:
         why = "rebuild requested"
+    if not _writable(folder):
+        return _build_unsaved(folder, settings, embedder, tokenizer, chash, why, progress)
     with file_lock(folder / ".lock"):
         if not rebuild:  # another process may have built it while we waited for the lock
             manifest, _ = check_index(folder, settings, embedder, chash)
@@ -175,4 +177,30 @@ def open_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, reb
         print(f"s2r-tutor: building the index in {folder} ({why})", file=sys.stderr)
         idx = build_index(folder, settings, embedder, tokenizer, chash, progress=progress)
     idx.reason = why
+    return idx
+
+
+def _writable(folder: Path) -> bool:
+    """Whether the index can be saved in `folder` (created when missing)."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _build_unsaved(folder: Path, settings: Settings, embedder: Embedder, tokenizer: Tokenizer, chash: str,
+                   why: str, progress: bool) -> LoadedIndex:
+    """A read-only install or index folder still serves: the index is built for this process only
+    (its files go to a scratch folder that is removed at once; the returned index lives in memory)."""
+    import tempfile
+
+    print(f"s2r-tutor: cannot write the index in {folder}; building it in memory for this run ({why})",
+          file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="s2r-tutor-index-") as scratch:
+        idx = build_index(Path(scratch), settings, embedder, tokenizer, chash, progress=progress)
+    idx.reason = f"{why}; kept in memory, {folder} is not writable"
     return idx

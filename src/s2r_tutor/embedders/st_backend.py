@@ -3,6 +3,7 @@ path). Offline always: HF_HUB_OFFLINE is forced so a missing model is an error, 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -30,6 +31,27 @@ def bundled_minilm_path() -> str | None:
     return None
 
 
+def model_label(model: str) -> tuple[str, str]:
+    """(readable name, label for the embedder id) of `model`. A hub name is used as given. A local
+    folder is named by its last two path parts plus a fingerprint of its files: bundled models often
+    sit in a folder called just 'model', and two different models must never share an index id."""
+    path = Path(model)
+    if not path.is_dir():
+        return model, model
+    path = path.absolute()
+    h = hashlib.sha256()
+    for f in sorted(p for p in path.rglob("*") if p.is_file()):
+        rel = f.relative_to(path)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        st = f.stat()
+        h.update(f"{rel.as_posix()}\0{st.st_size}\0".encode())
+        # configs and tokenizer files by content; weights (large) by size and modification time
+        h.update(f.read_bytes() if st.st_size <= 1 << 20 else str(st.st_mtime_ns).encode())
+    name = f"{path.parent.name}/{path.name}"
+    return name, f"{name}@{h.hexdigest()[:12]}"
+
+
 class SentenceTransformerEmbedder:
     def __init__(self, model: str | None = None):
         model = model or bundled_minilm_path()
@@ -50,9 +72,12 @@ class SentenceTransformerEmbedder:
             self._m = SentenceTransformer(model, device="cpu", local_files_only=True)
         except Exception as exc:  # the library raises many kinds (OSError, ValueError, HF errors)
             raise EmbedderError(f"sentence-transformers model {model!r} is not available locally: {exc}") from None
-        self.dim = int(self._m.get_sentence_embedding_dimension())
-        self._e5 = "e5" in Path(model).name.lower()
-        self.id = f"sentence-transformers:{Path(model).name}:{self.dim}"
+        # get_sentence_embedding_dimension was renamed (and deprecated) in sentence-transformers 5
+        dimension = getattr(self._m, "get_embedding_dimension", None) or self._m.get_sentence_embedding_dimension
+        self.dim = int(dimension())
+        name, label = model_label(model)
+        self._e5 = "e5" in name.lower()
+        self.id = f"sentence-transformers:{label}:{self.dim}"
 
     def _encode(self, texts: list[str], prefix: str) -> np.ndarray:
         if not texts:

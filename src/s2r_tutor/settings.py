@@ -93,3 +93,10 @@ class Settings(BaseSettings):
     feedback_file: Path = Field(PROJECT_ROOT / "var" / "feedback.jsonl", description="like/dislike log")
     study_db: Path = Field(PROJECT_ROOT / "var" / "study.sqlite3", description="quiz progress and notes")
     max_body_bytes: int = Field(64 * 1024, gt=0, description="largest HTTP request body accepted")
+    web_concurrency: int = Field(
+        2, gt=0, le=64,
+        description="tutor calls (HTTP API and chat together) run at once in worker threads; more wait their turn",
+    )
+    queue_max_size: int = Field(
+        64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
+    )

@@ -1,0 +1,179 @@
+"""The Gradio chat: Chinese-first labels, cited answers with a sources block, follow-ups,
+example questions, like/dislike feedback, and a tab that shows the card section by section.
+
+Conversation state lives in `gr.State` per browser session: `messages` (what the chatbot shows,
+already escaped), `turns` (the raw text passed to `Tutor.ask` as history) and `records` (what a
+like/dislike on a given message refers to).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import gradio as gr
+
+from ..errors import TutorError
+from ..models import Answer, Chunk
+from .feedback import Feedback, FeedbackLog
+from .render import answer_markdown, answer_message, escape_html, section_title, user_text
+from .runtime import Runtime
+
+log = logging.getLogger("s2r_tutor.web")
+
+TITLE = "Sim2Real 学习助手"
+
+# The definition, RL vs Sim2Real, and the card's four customer scenarios (plus one in English).
+EXAMPLES = [
+    "什么是 Sim2Real？",
+    "强化学习和 Sim2Real 有什么区别？",
+    "客户说机器人在实验室里走得很好，到工厂就容易摔，怎么解释？",
+    "客户说空载正常，背上设备后步态不稳定，可能是什么原因？",
+    "客户换了一批传感器以后效果变差，和 Sim2Real 有什么关系？",
+    "客户说仿真测试全部通过，但现场动作精度不够，怎么回应？",
+    "What is the reality gap?",
+]
+
+INTRO = (
+    f"## {TITLE}\n"
+    "根据概念卡 **04-08「什么是 Sim2Real？」** 回答问题，每个回答都用 `[n]` 标注出处，"
+    "展开「来源」可以看到引用的章节和原文。中文优先，也可以用英文提问。"
+)
+FOOTER = "HTTP API：[/docs](/docs) · 门户嵌入小组件：[/embed](/embed)"
+
+CSS = """
+.s2r-sources { margin-top: .5rem; border-top: 1px dashed var(--border-color-primary); padding-top: .25rem; font-size: .92em; }
+.s2r-sources summary { cursor: pointer; color: var(--color-accent); }
+.s2r-source-list { list-style: none; padding-left: 0; margin: .25rem 0 0; }
+.s2r-source { margin-bottom: .5rem; }
+.s2r-marker { color: var(--color-accent); font-weight: 600; }
+.s2r-section { font-weight: 600; }
+.s2r-sources .s2r-quote { margin: .15rem 0 .1rem; padding: .1rem .6rem; border-left: 3px solid var(--color-accent-soft); }
+.s2r-sources .s2r-quote p { margin: 0; }
+.s2r-origin { color: var(--body-text-color-subdued); font-size: .85em; }
+"""
+
+SYSTEM_FONTS = ["system-ui", "-apple-system", "PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", "sans-serif"]
+
+
+def theme() -> gr.themes.Base:
+    """The default look with system fonts only: nothing is fetched from a font CDN."""
+    return gr.themes.Default(font=SYSTEM_FONTS, font_mono=["ui-monospace", "Menlo", "Consolas", "monospace"])
+
+
+def _record(answer: Answer) -> dict[str, Any]:
+    return {
+        "question": answer.question, "answer": answer.answer, "intent": answer.intent,
+        "backend": answer.backend, "citations": [c.chunk_id for c in answer.citations],
+    }
+
+
+def _selected_text(evt: gr.SelectData) -> str:
+    """The question behind a clicked example ({'text': ...}) or follow-up option ('...' or {'value': ...})."""
+    value = evt.value
+    if isinstance(value, dict):
+        value = value.get("text") or value.get("value") or ""
+    return str(value or "")
+
+
+def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
+    async def respond(question: str, messages: list, turns: list, records: dict):
+        question = (question or "").strip()
+        if not question:
+            yield "", messages, messages, turns, records
+            return
+        # Only the newest answer keeps its follow-up buttons.
+        messages = [{k: v for k, v in m.items() if k != "options"} for m in messages]
+        messages.append({"role": "user", "content": user_text(question)})
+        yield "", messages, messages, turns, records
+        try:
+            answer = await runtime.ask(question, turns)
+        except TutorError as exc:  # QueryError and friends: a message, not a traceback
+            messages = [*messages, {"role": "assistant", "content": escape_html(str(exc))}]
+            yield "", messages, messages, turns, records
+            return
+        messages = [*messages, {
+            "role": "assistant",
+            "content": answer_message(answer),
+            "options": [{"value": f, "label": f} for f in answer.followups[:3]],
+        }]
+        records = {**records, str(len(messages) - 1): _record(answer)}
+        turns = [*turns, {"role": "user", "content": question}, {"role": "assistant", "content": answer.answer}]
+        yield "", messages, messages, turns, records
+
+    def on_like(records: dict, data: gr.LikeData) -> None:
+        index = data.index[0] if isinstance(data.index, (list, tuple)) else data.index
+        record = records.get(str(index))
+        if record is None or not isinstance(data.liked, bool):
+            return
+        feedback.append(Feedback(liked=data.liked, source="chat", **record))
+        gr.Info("感谢反馈！" if data.liked else "已记录，我们会改进这个回答。")
+
+    def reset():
+        return [], [], [], {}
+
+    with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
+        messages = gr.State([])
+        turns = gr.State([])
+        records = gr.State({})
+        gr.Markdown(INTRO)
+        with gr.Tabs():
+            with gr.Tab("问答 Chat", id="chat"):
+                chatbot = gr.Chatbot(
+                    label=TITLE,
+                    show_label=False,
+                    elem_id="s2r-chatbot",
+                    height=600,
+                    buttons=["copy", "copy_all"],
+                    feedback_options=("Like", "Dislike"),
+                    placeholder="**你好！** 问我任何关于 Sim2Real 的问题，或点击下面的示例问题。",
+                    examples=[{"text": q, "display_text": q} for q in EXAMPLES],
+                    allow_tags=False,
+                    sanitize_html=True,
+                    latex_delimiters=[],
+                )
+                with gr.Row():
+                    box = gr.Textbox(
+                        show_label=False,
+                        placeholder="输入关于 Sim2Real 的问题，按回车发送（也可以用英文提问）",
+                        elem_id="s2r-input",
+                        scale=8,
+                        max_lines=4,
+                        autofocus=True,
+                    )
+                    send = gr.Button("发送", variant="primary", elem_id="s2r-send", scale=1, min_width=80)
+            with gr.Tab("概念卡 Card", id="card"):
+                card_tab(runtime.tutor.chunks)
+            study_tabs(runtime)
+        gr.Markdown(FOOTER)
+
+        chat_io = dict(inputs=[box, messages, turns, records], outputs=[box, chatbot, messages, turns, records])
+        box.submit(respond, **chat_io)
+        send.click(respond, **chat_io)
+        chatbot.example_select(_selected_text, None, box).then(respond, **chat_io)
+        chatbot.option_select(_selected_text, None, box).then(respond, **chat_io)
+        chatbot.like(on_like, [records], None)
+        chatbot.clear(reset, None, [chatbot, messages, turns, records])  # the chatbot's trash icon
+    return demo
+
+
+def card_tab(chunks: list[Chunk]) -> None:
+    """One accordion per card section, in card order (a section split into parts shows whole)."""
+    sections: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        sections.setdefault(chunk.section, []).append(chunk)
+    gr.Markdown("概念卡原文，按章节展开。聊天中的 `[n]` 引用的就是这些章节。")
+    for i, (section, parts) in enumerate(sections.items()):
+        body = "\n\n".join(answer_markdown(p.text) for p in parts) or "—"
+        with gr.Accordion(section_title(section), open=i < 2):
+            gr.Markdown(f"{body}\n\n<small>{escape_html(parts[0].source)} · {escape_html(parts[0].chunk_id)}</small>")
+
+
+def study_tabs(runtime: Runtime) -> None:
+    """The study mode's tabs (quiz, flashcards, notes) when that package is present."""
+    try:
+        from ..study.ui import build_study_tabs
+    except ImportError as exc:
+        log.info("study tabs not shown: %s", exc)
+        return
+    build_study_tabs(runtime.tutor, runtime.settings)

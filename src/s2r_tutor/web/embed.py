@@ -1,0 +1,44 @@
+"""`/embed`: a compact chat widget for an <iframe> in the internal portal.
+
+Plain HTML + JS + CSS from `static/` (no framework, no CDN) calling `POST /api/ask` on the same
+origin. The page carries a strict Content-Security-Policy: scripts and styles only from this
+server, no inline script, and `frame-ancestors` limited to the portal origins in Settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+from starlette.staticfiles import StaticFiles
+
+from ..settings import Settings
+from .api import frame_ancestors
+
+STATIC = Path(__file__).parent / "static"
+
+
+def embed_csp(settings: Settings) -> str:
+    return "; ".join([
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        frame_ancestors(settings),
+    ])
+
+
+def install_embed(app: FastAPI, settings: Settings) -> None:
+    """The /embed page and its assets. Call before Gradio is mounted at '/'."""
+    page = (STATIC / "embed.html").read_text(encoding="utf-8")
+    headers = {"Content-Security-Policy": embed_csp(settings), "Cache-Control": "no-cache"}
+
+    @app.get("/embed", include_in_schema=False)
+    async def embed() -> HTMLResponse:
+        return HTMLResponse(page, headers=headers)
+
+    app.mount("/embed/static", StaticFiles(directory=STATIC), name="embed-static")

@@ -99,3 +99,15 @@ def chunk_card(card: Card, max_chars: int = 600) -> list[Chunk]:
 
 def chunk_corpus(cards: list[Card], max_chars: int = 600) -> list[Chunk]:
     return _unique_ids([c for card in cards for c in chunk_card(card, max_chars)])
+
+
+def chunk_views(chunk: Chunk) -> list[str]:
+    """The texts embedded for one chunk: the whole section, its heading alone, and each sentence under
+    its heading. Dense search scores a chunk by its best view (max-sim): a short paraphrased question
+    often matches one sentence or the heading far better than the averaged whole section."""
+    from .text import sentences
+
+    heading = chunk.heading
+    views = [chunk.embed_text(), heading]
+    views += [f"{heading}：{s}" for s in sentences(chunk.text)]
+    return list(dict.fromkeys(views))  # a one-sentence section would repeat itself

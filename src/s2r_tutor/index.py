@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .chunking import chunk_corpus
+from .chunking import chunk_corpus, chunk_views
 from .corpus import corpus_hash, load_corpus
 from .dense import build_dense, dense_bytes, load_dense
 from .embedders import Embedder
@@ -31,16 +31,18 @@ from .tokenize import Tokenizer
 
 log = logging.getLogger("s2r_tutor")
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 DENSE = "dense.faiss"
+OWNERS = "dense_owner.npy"  # vector row -> chunk index (several views per chunk)
 
 
 @dataclass
 class LoadedIndex:
     chunks: list[Chunk]
     dense: object  # faiss.Index
+    owners: np.ndarray  # owners[row] = index into chunks of the chunk that vector row belongs to
     sparse: BM25
     manifest: dict
     rebuilt: bool = False
@@ -95,10 +97,11 @@ def build_index(folder: Path, settings: Settings, embedder: Embedder, tokenizer:
     t0 = time.perf_counter()
     chash = chash or corpus_hash(settings.corpus_dir)
     chunks = chunk_corpus(load_corpus(settings.corpus_dir), settings.max_chunk_chars)
-    texts = [c.embed_text() for c in chunks]
-    vecs = _embed_with_progress(embedder, texts, progress)
+    views = [(i, v) for i, c in enumerate(chunks) for v in chunk_views(c)]
+    owners = np.array([i for i, _ in views], dtype=np.int32)
+    vecs = _embed_with_progress(embedder, [v for _, v in views], progress)
     dense = build_dense(vecs, settings.dense_index)
-    sparse = BM25.build(texts, tokenizer)
+    sparse = BM25.build([c.embed_text() for c in chunks], tokenizer)
 
     written: dict[str, str] = {}
 
@@ -109,6 +112,7 @@ def build_index(folder: Path, settings: Settings, embedder: Embedder, tokenizer:
     folder.mkdir(parents=True, exist_ok=True)
     write(folder / CHUNKS, json.dumps([c.model_dump() for c in chunks], ensure_ascii=False).encode())
     write(folder / DENSE, dense_bytes(dense))
+    write(folder / OWNERS, _npy_bytes(owners))
     sparse.save(folder, write)
     manifest = {
         "format": FORMAT_VERSION,
@@ -123,7 +127,15 @@ def build_index(folder: Path, settings: Settings, embedder: Embedder, tokenizer:
         "files": written,
     }
     atomic_write(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2).encode())
-    return LoadedIndex(chunks, dense, sparse, manifest, rebuilt=True)
+    return LoadedIndex(chunks, dense, owners, sparse, manifest, rebuilt=True)
+
+
+def _npy_bytes(arr: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, arr, allow_pickle=False)
+    return buf.getvalue()
 
 
 def _embed_with_progress(embedder: Embedder, texts: list[str], progress: bool, batch: int = 32) -> np.ndarray:
@@ -144,11 +156,17 @@ def load_index(folder: Path, manifest: dict, tokenizer: Tokenizer) -> LoadedInde
         chunks = [Chunk.model_validate(c) for c in raw]
     except (OSError, ValueError) as exc:
         raise IndexCorruptError(f"{CHUNKS} is unreadable ({exc.__class__.__name__})") from None
-    dense = load_dense(folder / DENSE, manifest["dim"], len(chunks))
+    try:
+        owners = np.load(folder / OWNERS, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise IndexCorruptError(f"{OWNERS} is unreadable ({exc.__class__.__name__})") from None
+    if owners.ndim != 1 or owners.dtype.kind not in "iu" or (len(owners) and (owners.min() < 0 or owners.max() >= len(chunks))):
+        raise IndexCorruptError(f"{OWNERS} does not match the chunk list")
+    dense = load_dense(folder / DENSE, manifest["dim"], len(owners))
     sparse = BM25.load(folder, tokenizer)
     if sparse.n_docs != len(chunks):
         raise IndexCorruptError("BM25 index and chunk list disagree in size")
-    return LoadedIndex(chunks, dense, sparse, manifest)
+    return LoadedIndex(chunks, dense, owners, sparse, manifest)
 
 
 def open_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, rebuild: bool = False,

@@ -40,9 +40,15 @@ class Chunk(BaseModel):
     line_start: int = Field(description="first line of the section in the source file (1-based)")
     line_end: int = Field(description="last line of the section in the source file (inclusive)")
 
+    @property
+    def heading(self) -> str:
+        """The heading path below the card title (every chunk shares the title, so it adds no signal)."""
+        parts = self.section.split(" > ")
+        return " > ".join(parts[1:] if len(parts) > 1 else parts)
+
     def embed_text(self) -> str:
-        """What the embedder and BM25 see: the heading path gives short sections their topic."""
-        return f"{self.section}\n{self.text}"
+        """What BM25 and the whole-section vector see: the heading gives short sections their topic."""
+        return f"{self.heading}\n{self.text}"
 
 
 class Hit(BaseModel):

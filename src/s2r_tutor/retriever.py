@@ -8,6 +8,7 @@ import numpy as np
 
 from .dense import search_dense
 from .embedders import Embedder
+from .glossary import expand_query
 from .index import LoadedIndex
 from .models import Hit
 from .settings import Settings
@@ -23,12 +24,22 @@ class Ranked:
     sparse: float | None
 
 
-def rrf(rankings: list[list[int]], k: int) -> dict[int, float]:
+def rrf(rankings: list[list[int]], k: int, weights: list[float] | None = None) -> dict[int, float]:
     fused: dict[int, float] = {}
-    for ranking in rankings:
+    for ranking, w in zip(rankings, weights or [1.0] * len(rankings)):
         for rank, idx in enumerate(ranking):
-            fused[idx] = fused.get(idx, 0.0) + 1.0 / (k + rank + 1)
+            fused[idx] = fused.get(idx, 0.0) + w / (k + rank + 1)
     return fused
+
+
+def best_view_per_chunk(rows: list[tuple[int, float]], owners: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """Dense hits come per view (section, heading, sentence); a chunk scores as its best view."""
+    best: dict[int, float] = {}
+    for row, score in rows:
+        c = int(owners[row])
+        if c not in best:  # rows arrive best first
+            best[c] = score
+    return list(best.items())[:k]
 
 
 def weighted(dense: list[tuple[int, float]], sparse: list[tuple[int, float]], w: float) -> dict[int, float]:
@@ -57,9 +68,12 @@ class Retriever:
         dense = sparse = []
         if mode in ("hybrid", "dense"):
             qv = self.embedder.embed_queries([query])[0]
-            dense = search_dense(self.index.dense, qv, max(n, k))
+            views_per_chunk = max(1, len(self.index.owners) // max(1, len(self.index.chunks)))
+            rows = search_dense(self.index.dense, qv, max(n, k) * views_per_chunk * 2)
+            dense = best_view_per_chunk(rows, self.index.owners, max(n, k))
         if mode in ("hybrid", "sparse"):
-            sparse = self.index.sparse.search(query, max(n, k))
+            # English questions name the card's concepts in English; BM25 only sees the Chinese card.
+            sparse = self.index.sparse.search(expand_query(query), max(n, k))
         if mode == "dense":
             fused = {i: s for i, s in dense}
         elif mode == "sparse":
@@ -67,7 +81,8 @@ class Retriever:
         elif self.settings.fusion == "weighted":
             fused = weighted(dense, sparse, self.settings.dense_weight)
         else:
-            fused = rrf([[i for i, _ in dense], [i for i, _ in sparse]], self.settings.rrf_k)
+            fused = rrf([[i for i, _ in dense], [i for i, _ in sparse]], self.settings.rrf_k,
+                        [self.settings.rrf_dense_weight, 1.0])
         d, s = dict(dense), dict(sparse)
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
         return [Ranked(i, float(sc), d.get(i), s.get(i)) for i, sc in order]

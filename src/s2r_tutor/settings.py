@@ -28,6 +28,7 @@ class LLMSettings(BaseModel):
     timeout_s: float = Field(20.0, gt=0, description="whole-request deadline; on expiry the template answer is used")
     max_tokens: int = Field(700, gt=0, description="completion budget")
     max_response_bytes: int = Field(200_000, gt=0, description="a longer reply is cut off and treated as an error")
+    backend: str = Field("openai", description="LLM backend: see `s2r_tutor.answer.llm.BACKENDS` (OpenAI-compatible chat completions)")
 
     @property
     def enabled(self) -> bool:
@@ -67,8 +68,11 @@ class Settings(BaseSettings):
     )
 
     fusion: Literal["rrf", "weighted"] = Field("rrf", description="how dense and sparse rankings are fused")
-    rrf_k: int = Field(60, gt=0, description="reciprocal-rank-fusion constant")
-    dense_weight: float = Field(0.5, ge=0, le=1, description="share of the dense score in weighted fusion")
+    rrf_k: int = Field(5, gt=0, description="reciprocal-rank-fusion constant (small: the top ranks matter most)")
+    rrf_dense_weight: float = Field(
+        3.0, gt=0, description="weight of the dense ranking in RRF (sparse has 1): dense is the stronger signal"
+    )
+    dense_weight: float = Field(0.6, ge=0, le=1, description="share of the dense score in weighted fusion")
     candidates: int = Field(20, gt=0, description="hits taken from each retriever before fusion")
 
     top_k: int = Field(5, gt=0, le=50, description="default number of hits returned by search")

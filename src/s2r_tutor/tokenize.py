@@ -57,7 +57,9 @@ def make_tokenizer(extra_dict: Path | None = None) -> Tokenizer:
 
     def tokenize(text: str) -> list[str]:
         out = []
-        for tok in seg.lcut(text.lower()):
+        # Search mode also emits the words inside compounds (仿真环境 -> 仿真, 环境, 仿真环境), so a
+        # colloquial question still meets the card's longer terms.
+        for tok in seg.lcut_for_search(text.lower()):
             tok = tok.strip()
             if tok and _WORD.search(tok) and tok not in _STOP:
                 out.append(tok)

@@ -234,6 +234,8 @@ def npy(arr: np.ndarray, allow_pickle: bool = False) -> bytes:
 @pytest.mark.parametrize("case", [
     "chunks.json", "chunks.json:not-a-list", "dense.faiss", "bm25_vocab.json",
     "bm25_weights.npy:object", "bm25_doc_ids.npy:out-of-range", "bm25_indptr.npy:short",
+    "bm25_indptr.npy:float", "bm25_doc_ids.npy:float", "bm25_weights.npy:2-d", "bm25_weights.npy:text",
+    "bm25_vocab.json:bad-term-ids",
 ])
 def test_loader_rejects_bad_files_even_with_a_matching_checksum(small, embedder, tokenizer, case, no_unpickling):
     name, _, kind = case.partition(":")
@@ -244,6 +246,16 @@ def test_loader_rejects_bad_files_even_with_a_matching_checksum(small, embedder,
         target.write_bytes(npy(np.load(target) + 1000))
     elif kind == "short":
         target.write_bytes(npy(np.load(target)[:-1]))
+    elif kind == "float":
+        target.write_bytes(npy(np.load(target).astype(np.float64)))
+    elif kind == "2-d":
+        target.write_bytes(npy(np.load(target).reshape(-1, 1)))
+    elif kind == "text":
+        target.write_bytes(npy(np.load(target).astype("<U8")))
+    elif kind == "bad-term-ids":
+        meta = json.loads(target.read_text("utf-8"))
+        meta["vocab"] = {term: str(i) for term, i in meta["vocab"].items()}
+        target.write_text(json.dumps(meta, ensure_ascii=False), "utf-8")
     else:
         target.write_bytes(FORGED[case])
     forge_checksum(small.index_dir, name)

@@ -88,6 +88,14 @@ class BM25:
                      int(meta["n_docs"]), tokenizer)
         except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
             raise IndexCorruptError(f"BM25 index in {folder} is unreadable ({exc.__class__.__name__})") from None
+        # Types too: a float or 2-D array, or a term id that is not an int, loads fine and then
+        # crashes the first search (slicing, fancy indexing and np.add.at need these exact kinds).
+        for name, arr, kinds in (("indptr", bm.indptr, "iu"), ("doc_ids", bm.doc_ids, "iu"),
+                                 ("weights", bm.weights, "f")):
+            if arr.ndim != 1 or arr.dtype.kind not in kinds:
+                raise IndexCorruptError(f"BM25 index in {folder}: bm25_{name}.npy is {arr.ndim}-D {arr.dtype}")
+        if not all(type(t) is int and 0 <= t < len(bm.vocab) for t in bm.vocab.values()):
+            raise IndexCorruptError(f"BM25 index in {folder}: bm25_vocab.json has invalid term ids")
         if len(bm.indptr) != len(bm.vocab) + 1 or len(bm.doc_ids) != len(bm.weights) or \
                 (len(bm.indptr) and bm.indptr[-1] != len(bm.doc_ids)):
             raise IndexCorruptError(f"BM25 index in {folder} is inconsistent")

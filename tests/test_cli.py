@@ -14,17 +14,11 @@ import pytest
 
 from s2r_tutor import Hit
 from s2r_tutor.cli import main
-from s2r_tutor.settings import PROJECT_ROOT
 
-CARD = PROJECT_ROOT / "corpus" / "04-08-sim2real.md"
+from test_index import CARD, child_env, small_corpus  # noqa: F401  (small_corpus is a fixture)
+
 SCRIPT = Path(sys.executable).with_name("s2r-tutor")
 VERBS = ["index", "search", "ask", "eval", "serve", "quiz"]
-
-
-def child_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("S2R_")}
-    env.update(HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1")
-    return env
 
 
 def run_script(*args: str) -> subprocess.CompletedProcess:
@@ -45,15 +39,6 @@ def cli(capfd, monkeypatch):
         return code, out, err
 
     return run
-
-
-@pytest.fixture(scope="module")
-def small_corpus(tmp_path_factory) -> Path:
-    """The card's title and summary sections: a real card that indexes in a moment."""
-    text = CARD.read_text("utf-8")
-    folder = tmp_path_factory.mktemp("cli-corpus")
-    (folder / CARD.name).write_text(text[: text.index("<!-- Plain language -->")], "utf-8")
-    return folder
 
 
 @pytest.fixture()

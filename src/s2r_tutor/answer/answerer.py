@@ -1,0 +1,125 @@
+"""Orchestration: resolve the turn, retrieve once, decide scope and intent, compose from the card,
+verify, and (optionally) let an LLM rephrase under the same verification."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from ..errors import LLMError
+from ..models import Answer, Intent, Turn
+from ..text import detect_language
+from .card import CardView, Writer
+from .compose import BUILDERS, Focus
+from .followups import CONTINUATION, context_for, focus_for, ordinal
+from .grounding import Ledger, renumber, verify
+from .intents import CONTEXT, SYMPTOM, detect_intent, rule_scores
+from .lexicon import fold
+from .llm import LLM, get_llm
+from .llm_answer import llm_answer
+from .refusal import GENERIC_INTENTS, REFUSAL, TRY_INSTEAD, decide_scope
+from .suggestions import suggestions
+from .templates import Templates
+
+log = logging.getLogger("s2r_tutor.answer")
+_MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
+
+
+@dataclass
+class Plan:
+    intent: Intent
+    focus: Focus
+    in_scope: bool
+    reason: str
+    ranked: list  # retriever.Ranked, best first
+
+
+class Answerer:
+    def __init__(self, tutor, llm: LLM | None = None):
+        self.tutor = tutor
+        self.settings = tutor.settings
+        self.templates = Templates(self.settings.prompts_dir)
+        self.card = CardView(tutor.chunks)
+        self.llm = llm if llm is not None else get_llm(self.settings.llm)
+
+    # -- planning ---------------------------------------------------------------------------
+    def _intent_of(self, question: str, history: list[Turn], depth: int) -> tuple[Intent, str]:
+        """(intent, the text that names the topic) of an earlier question, following its own chain."""
+        ctx = context_for(question, history)
+        own = {i for i in rule_scores(question) if i not in GENERIC_INTENTS}
+        if ctx.is_followup and not own and depth < _MAX_DEPTH:
+            idx = max(i for i, t in enumerate(history) if t.role == "user" and t.content == ctx.previous)
+            intent, topic = self._intent_of(ctx.previous, history[:idx], depth + 1)
+            return intent, f"{topic} {question}"
+        return detect_intent(question, []).intent, question
+
+    def plan(self, question: str, history: list[Turn]) -> Plan:
+        s = self.settings
+        ctx = context_for(question, history)
+        prev_intent, topic = None, None
+        if ctx.is_followup:
+            idx = max(i for i, t in enumerate(history) if t.role == "user" and t.content == ctx.previous)
+            prev_intent, topic = self._intent_of(ctx.previous, history[:idx], 1)
+        query = f"{topic} {question}" if topic else question
+        ranked = self.tutor.retriever.rank(query, s.answer_top_k)
+        anchors = [self.tutor.chunks[r.idx].anchor for r in ranked]
+        own = rule_scores(question)
+        specific = any(i not in GENERIC_INTENTS for i in own)
+        q = fold(question)
+        complaint = bool(SYMPTOM.search(q) and CONTEXT.search(q))
+        dense = max((r.dense or 0.0 for r in ranked), default=0.0)
+        sparse = max((r.sparse or 0.0 for r in ranked), default=0.0)
+        scope = decide_scope(question, dense=dense, sparse=sparse, specific_rule=specific, complaint=complaint,
+                             min_dense=s.refusal_min_dense)
+        in_scope, reason = scope.in_scope, scope.reason
+        if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
+            if specific or CONTINUATION.search(q) or ordinal(question) is not None:
+                in_scope, reason = True, "follow-up"
+        if prev_intent is not None and not specific:
+            intent = prev_intent
+        else:
+            intent = detect_intent(question, anchors).intent
+        focus = focus_for(question, intent)
+        if prev_intent is not None and not focus.anchors and focus.item is None:
+            inherited = focus_for(topic, intent)
+            focus = Focus(inherited.anchors, inherited.item, question)
+        if topic:
+            focus.question = f"{topic} {question}"
+        return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked)
+
+    # -- answering --------------------------------------------------------------------------
+    def refusal(self, question: str, lang: str, plan: Plan | None = None) -> Answer:
+        hits = [self.tutor.retriever.to_hit(r) for r in plan.ranked] if plan else []
+        return Answer(question=question, language=lang, intent=Intent.out_of_scope.value, answer=REFUSAL,
+                      citations=[], refused=True, followups=list(TRY_INSTEAD[lang]), hits=hits, backend="template")
+
+    def compose(self, plan: Plan, lang: str) -> tuple[str, list]:
+        ledger = Ledger()
+        writer = Writer(self.card, ledger, lang)
+        template = self.templates.get(plan.intent.value, lang)
+        ledger.frame(template.framing())
+        markdown = template.render(**BUILDERS[plan.intent](writer, plan.focus))
+        verdict = verify(markdown, ledger.all(), ledger.framing)
+        if verdict.dropped:
+            log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
+        return renumber(verdict.markdown, ledger.all())
+
+    def answer(self, question: str, history: list[Turn]) -> Answer:
+        lang = detect_language(question)
+        plan = self.plan(question, history)
+        if not plan.in_scope:
+            return self.refusal(question, lang, plan)
+        text, citations = self.compose(plan, lang)
+        if not citations:  # nothing survived verification: fail closed
+            return self.refusal(question, lang, plan)
+        result = Answer(question=question, language=lang, intent=plan.intent.value, answer=text,
+                        citations=citations, refused=False,
+                        followups=[f for f in suggestions(plan.intent, lang) if f != question],
+                        hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
+        if self.llm is None:
+            return result
+        try:
+            return llm_answer(self.llm, self.templates.llm, self.tutor.chunks, result, plan.ranked, lang)
+        except LLMError as exc:
+            log.warning("LLM answer not used (%s); falling back to the template answer", exc)
+            return result

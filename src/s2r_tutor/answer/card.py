@@ -1,0 +1,73 @@
+"""Read access to the card's sections by anchor, and the card sentences builders quote from."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import Chunk
+from ..text import sentences
+from .grounding import Ledger
+
+_NUMBERING = re.compile(r"^\d+\s*[·.、]?\s*")
+
+
+class CardView:
+    def __init__(self, chunks: list[Chunk], doc_id: str = "04-08"):
+        self.doc_id = doc_id
+        self._by_anchor: dict[str, Chunk] = {}
+        for c in chunks:
+            if c.doc_id == doc_id and c.chunk_id == f"{doc_id}#{c.anchor}":
+                self._by_anchor[c.anchor] = c
+
+    def chunk(self, anchor: str) -> Chunk | None:
+        return self._by_anchor.get(anchor)
+
+    def sents(self, anchor: str) -> list[str]:
+        c = self.chunk(anchor)
+        return sentences(c.text) if c else []
+
+    def heading(self, anchor: str) -> str:
+        c = self.chunk(anchor)
+        return c.section.split(" > ")[-1] if c else ""
+
+
+def unnumber(item: str) -> str:
+    """'01 真实世界无法被完全模拟' -> '真实世界无法被完全模拟' (still an exact substring)."""
+    return _NUMBERING.sub("", item)
+
+
+class Writer:
+    """Builds cited Markdown lines from card spans through a Ledger (so every quote is checked)."""
+
+    def __init__(self, card: CardView, ledger: Ledger, lang: str):
+        self.card, self.ledger, self.lang = card, ledger, lang
+
+    def quote(self, anchor: str, *spans: str, sep: str = "") -> str | None:
+        """The spans joined by `sep`, with the chunk's [n]; spans that are not in the chunk are left out."""
+        chunk = self.card.chunk(anchor)
+        if chunk is None:
+            return None
+        good = [s for s in spans if s and s in chunk.text]
+        if not good:
+            return None
+        for s in good[:-1]:
+            self.ledger.cite(chunk, s)
+        tail = self.ledger.cite(chunk, good[-1])
+        return sep.join(good[:-1] + [tail]) if len(good) > 1 else tail
+
+    def bullet(self, anchor: str, *spans: str, label: str = "", sep: str = "", prefix: str = "- ") -> str:
+        body = self.quote(anchor, *spans, sep=sep)
+        if body is None:
+            return ""
+        if label:
+            self.ledger.frame(f"**{label}**")
+            return f"{prefix}**{label}**：{body}" if self.lang == "zh" else f"{prefix}**{label}**: {body}"
+        return f"{prefix}{body}"
+
+    def sentence(self, anchor: str, contains: str) -> str:
+        """The first card sentence of `anchor` that contains `contains` ('' when none does)."""
+        return next((s for s in self.card.sents(anchor) if contains in s), "")
+
+
+def lines(*items: str) -> str:
+    return "\n".join(i for i in items if i)

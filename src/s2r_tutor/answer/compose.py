@@ -1,0 +1,181 @@
+"""One builder per intent: which card spans answer it, in what order, under which labels.
+
+A builder returns the template's variables (Markdown blocks). All card text goes through
+`Writer`, so it is an exact, cited span; labels come from labels.py (framing).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..models import Intent
+from .card import Writer, lines, unnumber
+from .labels import CAUSE_LABELS, label
+from .scenarios import build_scenario
+
+METHOD_ANCHORS = ["domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"]
+ASPECT_ANCHORS = ["why-simulation-cost", "why-simulation-safety", "why-simulation-scale", "why-simulation-control"]
+
+
+@dataclass
+class Focus:
+    """What part of an intent's material the question (or its follow-up) singles out."""
+
+    anchors: set[str] = field(default_factory=set)
+    item: int | None = None  # 1-based item of a list (why_hard), from an ordinal follow-up
+    question: str = ""
+
+
+def _definition(w: Writer, f: Focus) -> dict[str, str]:
+    L = w.lang
+    return {"points": lines(
+        w.bullet("summary", w.card.sents("summary")[0] if w.card.sents("summary") else "", label=label(L, "one-sentence")),
+        w.bullet("intro", *w.card.sents("intro")[:1], label=label(L, "intro")),
+        w.bullet("plain-language", w.sentence("plain-language", "因此"), label=label(L, "then")),
+        w.bullet("plain-language", w.sentence("plain-language", "真实世界负责检验"), label=label(L, "check")),
+        w.bullet("quick-memory", w.sentence("quick-memory", "核心"), label=label(L, "core")),
+    )}
+
+
+def _aspect(w: Writer, anchor: str) -> str:
+    s = w.card.sents(anchor)
+    if len(s) < 2:
+        return ""
+    head, items, tail = s[0], s[1:-1], s[-1]
+    body = w.quote(anchor, head, *items, tail, sep="、")
+    if body is None:
+        return ""
+    # head：item、item。tail — rebuilt with the card's own pieces only
+    body = body.replace(f"{head}、", f"{head}：", 1).replace(f"、{tail}", f"。{tail}", 1)
+    lab = label(w.lang, anchor)
+    w.ledger.frame(f"**{lab}**")
+    return f"- **{lab}**{'：' if w.lang == 'zh' else ': '}{body}"
+
+
+def _why_simulation(w: Writer, f: Focus) -> dict[str, str]:
+    chosen = [a for a in ASPECT_ANCHORS if a in f.anchors] or ASPECT_ANCHORS
+    scene = w.card.sents("plain-language")
+    return {
+        "scene": lines(w.bullet("plain-language", scene[0] if scene else "", label=label(w.lang, "scene")),
+                       w.bullet("plain-language", w.sentence("plain-language", "因此"), label=label(w.lang, "then"))),
+        "aspects": lines(*[_aspect(w, a) for a in chosen]),
+        "closing": "" if len(chosen) < 4 else w.bullet("related-simulation", w.sentence("related-simulation", "最大的价值"),
+                                                        label=label(w.lang, "value")),
+    }
+
+
+def _chain(w: Writer, anchor: str, start: int = 0, stop: int | None = None) -> str:
+    items = [unnumber(s) for s in w.card.sents(anchor)[start:stop]]
+    return w.bullet(anchor, *items, sep=" → ")
+
+
+def _loop(w: Writer, f: Focus) -> dict[str, str]:
+    steps = [s for s in w.card.sents("plain-language") if re.match(r"^\d+\s", s)]
+    practice = w.bullet("plain-language", *[unnumber(s) for s in steps], sep=" → ") if steps else ""
+    return {"steps": _chain(w, "system-loop"), "practice": practice,
+            "closing": w.bullet("plain-language", w.sentence("plain-language", "真实世界负责检验"))}
+
+
+def _reality_gap(w: Writer, f: Focus) -> dict[str, str]:
+    first = w.card.sents("reality-gap")[:2]
+    clauses = [c for s in first for c in re.split(r"[，；。]", s) if c]
+    causes = []
+    for clause in clauses:
+        lab = next((names[w.lang] for word, names in CAUSE_LABELS if word in clause), "")
+        causes.append(w.bullet("reality-gap", clause, label=lab))
+    return {
+        "causes": lines(*causes),
+        "contrast": lines(w.bullet("reality-gap", w.sentence("reality-gap", "仿真环境：")),
+                          w.bullet("reality-gap", w.sentence("reality-gap", "真实环境："))),
+        "term": lines(w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
+                      w.bullet("physical-system", w.sentence("physical-system", "越不准确"))),
+    }
+
+
+def _methods(w: Writer, f: Focus) -> dict[str, str]:
+    chosen = [a for a in METHOD_ANCHORS if a in f.anchors] or METHOD_ANCHORS
+    methods = [w.bullet(a, *w.card.sents(a), label=w.card.heading(a)) for a in chosen]
+    extra = []
+    if "domain-randomization" in chosen and len(chosen) < 4:
+        extra.append(w.bullet("related-domain-randomization", *w.card.sents("related-domain-randomization")[:2]))
+    if {"system-identification", "real-world-fine-tuning"} & set(chosen) and len(chosen) < 4:
+        extra.append(w.bullet("related-robot-data", w.sentence("related-robot-data", "真实运行数据")))
+    if "robust-policy" in chosen and len(chosen) < 4:
+        extra.append(w.bullet("why-hard", w.sentence("why-hard", "目标不是")))
+    if len(chosen) == 4:
+        extra.append(w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")))
+    return {"goal": w.bullet("methods", w.sentence("methods", "共同目标")), "methods": lines(*methods),
+            "extra": lines(*extra)}
+
+
+_RL_ROWS = [  # (row label key, RL span, Sim2Real anchor, Sim2Real span)
+    ("row-about", "通过行动—反馈—奖励学习策略", "rl-vs-sim2real", "关注训练环境到真实环境的能力迁移"),
+    ("row-solves", "关注如何逐渐学会更好的行为", "rl-vs-sim2real", "处理仿真和现实之间的差异"),
+    ("row-where", "可以在仿真或真实环境中训练", "summary", "先让机器人在仿真环境中学习和验证能力，再把这些能力迁移到真实机器人"),
+    ("row-relation", "强化学习经常先在仿真中训练，再通过 Sim2Real 部署到真机", "rl-vs-sim2real", "服务的不只限于强化学习"),
+]
+
+
+def _rl_vs_sim2real(w: Writer, f: Focus) -> dict[str, str]:
+    L = w.lang
+    head = f"| | {label(L, 'rl')} | {label(L, 's2r')} |"
+    rows = [head, "|---|---|---|"]
+    w.ledger.frame(head)
+    for key, rl_span, anchor, s2r_span in _RL_ROWS:
+        a, b = w.quote("rl-vs-sim2real", rl_span), w.quote(anchor, s2r_span)
+        if a and b:
+            w.ledger.frame(label(L, key))
+            rows.append(f"| {label(L, key)} | {a} | {b} |")
+    bottom = w.quote("rl-vs-sim2real", w.sentence("rl-vs-sim2real", "≠"))
+    return {"table": "\n".join(rows) if len(rows) > 2 else "", "bottom_line": bottom or ""}
+
+
+def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
+    s = w.card.sents("physical-system")
+    items = [x for x in s if len(x) <= 12 and x != "不是。"]
+    world = w.bullet("physical-system", w.sentence("physical-system", "世界模型关注"),
+                     w.sentence("physical-system", "不是同一个概念"), label=label(w.lang, "world-model"))
+    verdict = w.bullet("physical-system", w.sentence("physical-system", "不是"), w.sentence("physical-system", "同一套算法"),
+                       label=label(w.lang, "body"))
+    closing = w.bullet("physical-system", w.sentence("physical-system", "越不准确"))
+    if "world-model" in f.anchors:
+        return {"verdict": world, "factors": "", "closing": lines(verdict, closing)}
+    return {"verdict": verdict, "factors": w.bullet("physical-system", *items, sep="、"), "closing": lines(closing, world)}
+
+
+def _why_hard(w: Writer, f: Focus) -> dict[str, str]:
+    items = [s for s in w.card.sents("why-hard") if re.match(r"^\d+\s", s)]
+    if f.item and 1 <= f.item <= len(items):
+        items = [items[f.item - 1]]
+    return {"points": lines(*[w.bullet("why-hard", unnumber(s)) for s in items]),
+            "closing": w.bullet("why-hard", w.sentence("why-hard", "目标不是"))}
+
+
+def _quick_memory(w: Writer, f: Focus) -> dict[str, str]:
+    items = [s for s in w.card.sents("quick-memory") if re.match(r"^\d+\s", s)]
+    notes = w.bullet("notes", *w.card.sents("notes"), sep=" ") if "notes" in f.anchors else ""
+    return {"points": lines(notes, *[w.bullet("quick-memory", s) for s in items]),
+            "core": lines(w.bullet("quick-memory", w.sentence("quick-memory", "核心")),
+                          w.bullet("summary", *w.card.sents("summary")[:1]))}
+
+
+_RELATED = ["related-simulation", "related-domain-randomization", "related-robot-data"]
+
+
+def _related(w: Writer, f: Focus) -> dict[str, str]:
+    chosen = [a for a in _RELATED if a in f.anchors] or _RELATED
+    deep = len(chosen) < len(_RELATED)
+    concepts = [w.bullet(a, *(w.card.sents(a)[:2] if deep else w.card.sents(a)[:1]),
+                         label=label(w.lang, a, w.card.heading(a))) for a in chosen]
+    cards = [re.sub(r"\s*→\s*$", "", s) for s in w.card.sents("related-knowledge")]
+    return {"concepts": lines(*concepts), "cards": "" if deep else w.bullet("related-knowledge", *cards, sep="；")}
+
+
+BUILDERS: dict[Intent, Callable[[Writer, Focus], dict[str, str]]] = {
+    Intent.definition: _definition, Intent.why_simulation: _why_simulation, Intent.loop: _loop,
+    Intent.reality_gap: _reality_gap, Intent.methods: _methods, Intent.rl_vs_sim2real: _rl_vs_sim2real,
+    Intent.physical_system: _physical_system, Intent.why_hard: _why_hard, Intent.scenario: build_scenario,
+    Intent.quick_memory: _quick_memory, Intent.related: _related,
+}

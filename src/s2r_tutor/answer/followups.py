@@ -1,0 +1,85 @@
+"""Multi-turn: resolve a follow-up ("那它和强化学习有什么区别？", "再具体说说第二种方法") against
+the earlier turns, and find what part of an intent's material a question singles out (focus)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..models import Intent, Turn
+from .compose import ASPECT_ANCHORS, METHOD_ANCHORS, Focus
+from .lexicon import any_of, fold
+
+# Words that lean on an earlier turn.
+FOLLOWUP_CUE = any_of(r"^那", r"^那么", r"它", r"这个", r"那个", r"这种", r"这些", r"上面", r"刚才", r"前面", r"^再", r"继续",
+                      r"还有", r"展开", r"具体", r"详细", r"举个?例", r"第[一二三四五六七八九1-9]", r"最后一", r"为什么[?？]?$",
+                      r"为啥[?？]?$", r"然后呢", r"怎么办", r"\bit\b", r"\bthat\b", r"\bthis\b", r"\bthose\b", r"\bthem\b",
+                      r"\bmore\b", r"elaborate", r"\bexample", r"the (?:first|second|third|fourth|last) one", r"^and\b",
+                      r"^what about", r"^why\??$", r"how so", r"go on", r"continue", r"detail")
+# A follow-up must also ask for something: more detail, an item, a reason, or a new angle.
+CONTINUATION = any_of(r"^再", r"继续", r"展开", r"具体", r"详细", r"举个?例", r"第[一二三四五六七八九1-9]", r"最后一", r"为什么", r"为啥",
+                      r"然后呢", r"怎么办", r"还有", r"\bmore\b", r"elaborate", r"example", r"\b(?:first|second|third|fourth|last)\b",
+                      r"\bwhy\b", r"how so", r"go on", r"continue", r"detail")
+_UNIT = r"\s*(?:种|个|点|条|项|步|类|部分)"
+_EN_UNIT = r"\s+(?:one|method|point|reason|approach|step|item|technique|aspect)"
+_ORDINALS = [
+    (rf"第(?:一|1){_UNIT}|\bfirst{_EN_UNIT}|1st{_EN_UNIT}", 1), (rf"第(?:二|2){_UNIT}|\bsecond{_EN_UNIT}|2nd{_EN_UNIT}", 2),
+    (rf"第(?:三|3){_UNIT}|\bthird{_EN_UNIT}|3rd{_EN_UNIT}", 3), (rf"第(?:四|4){_UNIT}|\bfourth{_EN_UNIT}|4th{_EN_UNIT}", 4),
+    (rf"第(?:五|5){_UNIT}|\bfifth{_EN_UNIT}|5th{_EN_UNIT}", 5), (rf"最后一{_UNIT}|\blast{_EN_UNIT}", -1),
+]
+ORDINAL_LISTS: dict[Intent, list[str]] = {Intent.methods: METHOD_ANCHORS, Intent.why_simulation: ASPECT_ANCHORS}
+ITEM_INTENTS = {Intent.why_hard}
+
+# Named parts of an intent's material.
+FOCUS_TERMS: list[tuple[re.Pattern[str], str]] = [
+    (any_of(r"随机", r"domain\s*randomi", r"randomi[sz]"), "domain-randomization"),
+    (any_of(r"系统辨识", r"辨识", r"system\s*id", r"sys\s*id", r"identification", r"校准", r"标定", r"calibrat"), "system-identification"),
+    (any_of(r"真机微调", r"微调", r"fine[\s-]*tun"), "real-world-fine-tuning"),
+    (any_of(r"鲁棒", r"robust", r"敏感", r"容忍", r"tolerat", r"sensitiv"), "robust-policy"),
+    (any_of(r"成本", r"省钱", r"太贵", r"\bcost", r"cheap", r"expensive", r"money"), "why-simulation-cost"),
+    (any_of(r"安全", r"危险", r"\bsafe", r"danger"), "why-simulation-safety"),
+    (any_of(r"并行", r"规模", r"效率", r"\bscale", r"parallel", r"faster"), "why-simulation-scale"),
+    (any_of(r"可控", r"控制条件", r"controllab", r"control (?:over )?(?:the )?(?:training )?conditions"), "why-simulation-control"),
+    (any_of(r"世界模型", r"world model"), "world-model"),
+    (any_of(r"机器人数据", r"真实(?:运行)?数据", r"robot data", r"real[\s-]*world data", r"04-09"), "related-robot-data"),
+    (any_of(r"机器人仿真", r"04-simulation", r"robot simulation"), "related-simulation"),
+    (any_of(r"笔记", r"\bnotes?\b"), "notes"),
+]
+
+
+def ordinal(question: str) -> int | None:
+    q = fold(question)
+    return next((n for pat, n in _ORDINALS if re.search(pat, q)), None)
+
+
+def focus_for(question: str, intent: Intent, item_source: str | None = None) -> Focus:
+    """What `question` singles out; an ordinal picks from the intent's list (methods, aspects, items)."""
+    q = fold(question)
+    anchors = {anchor for pat, anchor in FOCUS_TERMS if pat.search(q)}
+    n = ordinal(item_source or question)
+    item = None
+    if n is not None and intent in ORDINAL_LISTS:
+        options = ORDINAL_LISTS[intent]
+        anchors.add(options[n - 1 if n > 0 else -1] if n <= len(options) else options[-1])
+    elif n is not None and intent in ITEM_INTENTS:
+        item = n if n > 0 else 5
+    return Focus(anchors=anchors, item=item, question=question)
+
+
+@dataclass
+class Context:
+    """The earlier question a follow-up leans on (None for a fresh question)."""
+
+    previous: str | None
+    is_followup: bool
+
+
+def previous_question(history: list[Turn]) -> str | None:
+    return next((t.content for t in reversed(history) if t.role == "user" and t.content.strip()), None)
+
+
+def context_for(question: str, history: list[Turn]) -> Context:
+    prev = previous_question(history)
+    q = fold(question)
+    is_followup = bool(prev) and bool(FOLLOWUP_CUE.search(q)) and bool(CONTINUATION.search(q) or len(q) <= 40)
+    return Context(prev if is_followup else None, is_followup)

@@ -1,0 +1,166 @@
+"""Intent detection: weighted zh/en phrase rules, with the retrieval ranking as a prior.
+
+Each rule adds its weight to one intent when it matches the folded question. The top retrieved
+sections add a smaller prior (`ANCHOR_INTENT`), which decides when no rule fires and breaks
+near-ties. Whether a question is in scope at all is `refusal.py`'s job, not this module's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..models import Intent
+from .lexicon import any_of, fold
+
+I = Intent
+
+# (intent, pattern, weight). Order does not matter; weights do.
+RULES: list[tuple[Intent, re.Pattern[str], float]] = [
+    # definition
+    (I.definition, any_of(r"什么是", r"是什么", r"是啥", r"啥是", r"啥叫", r"什么叫", r"何为", r"定义", r"含义",
+                          r"意思", r"指什么", r"解释", r"介绍一下", r"怎么理解", r"如何理解", r"通俗", r"大白话", r"干嘛的", r"干什么的",
+                          r"做什么的", r"全称", r"(?:明白|理解|了解|讲|说)的?(?:是)?(?:些)?什么", r"主要内容"), 1.0),
+    (I.definition, any_of(r"what(?: is|'s| does)", r"\bdefin", r"meaning", r"\bmean\b", r"\bexplain",
+                          r"overview", r"introduc", r"plain (?:words|language|english)", r"simple terms",
+                          r"eli5", r"英文", r"英语", r"缩写", r"abbreviat", r"acronym", r"no jargon", r"layman", r"like i'?m", r"stand for", r"(?:card|page) (?:is )?about"), 1.0),
+    (I.definition, any_of(r"一句话", r"in (?:one|a single) sentence", r"one[\s-]liner"), 2.5),
+    # why simulation
+    (I.why_simulation, any_of(r"为(?:什么|啥|何).{0,8}(?:先|要|需要|得|用).{0,6}(?:仿真|模拟|虚拟)",
+                              r"(?:先|要)在(?:仿真|模拟|虚拟|电脑)", r"(?:仿真|模拟)(?:有|的)?(?:什么|啥)?(?:好处|优势|价值|意义|作用|必要)",
+                              r"为(?:什么|啥|何)(?:不|没有)直接.{0,8}(?:真机|真实|现实|实物)", r"需要仿真",
+                              r"why (?:use|do we use|do you need|need|start (?:in|with)|train in|bother with)?\s*simulat",
+                              r"why (?:not|don't we|can't we) (?:just )?train", r"(?:benefit|advantage|value|point)s? of (?:using )?simulat",
+                              r"why (?:train|learn|practi[cs]e) .{0,20}(?:sim|virtual)", r"simulation first",
+                              r"为(?:什么|啥|何)不.{0,12}直接.{0,4}(?:练|训练|学|试)",
+                              r"(?:真机|真实机器人|实物|产线)上?(?:直接)?(?:训练|练|试错)", r"train(?:ing)? (?:directly )?on (?:the )?(?:real|physical)",
+                              r"主动改变", r"训练条件", r"(?:change|vary|adjust)\w* .{0,25}conditions", r"deliberately"), 2.5),
+    (I.why_simulation, any_of(r"成本", r"省钱", r"贵", r"花钱", r"费钱", r"开销", r"代价", r"安全", r"危险", r"并行", r"规模", r"效率", r"可控",
+                              r"on (?:the )?(?:real|physical) (?:robot|hardware|machine)", r"risky",
+                              r"\bcost", r"cheap", r"expensive", r"safe", r"danger", r"parallel", r"\bscale",
+                              r"controllab", r"control (?:over )?(?:the )?(?:training )?conditions"), 1.2),
+    # loop
+    (I.loop, any_of(r"流程", r"步骤", r"环节", r"闭环", r"过程", r"路线", r"哪几步", r"几个阶段", r"一步步", r"一步一步", r"step by step", r"到(?:真实)?部署",
+                    r"怎么(?:落地|部署|上真机)", r"pipeline", r"workflow", r"\bsteps?\b", r"process", r"\bloop\b",
+                    r"stages", r"lifecycle", r"end[\s-]to[\s-]end", r"to deployment", r"how .{0,30}deploy"), 2.0),
+    # reality gap
+    (I.reality_gap, any_of(r"reality\s*gap", r"现实差距", r"差距(?:是什么|是啥|从哪|来自|的?原因|在哪|有哪些)",
+                           r"(?:仿真|模拟|虚拟)(?:里|中|上)?.{0,10}(?:好|行|会|能|可以|没问题).{0,12}(?:真实|真机|现实|实际|实物).{0,10}(?:不|没|差|却)",
+                           r"(?:不一样|不同|差异|区别)在哪", r"仿真.{0,6}现实.{0,6}(?:差异|不同|不一样)", r"为什么.{0,6}(?:仿真|模拟).{0,4}不准",
+                           r"\bgap\b",
+                           r"sim(?:ulation)? (?:and|vs\.?|versus) (?:the )?real(?:ity| world)? differ",
+                           r"differ(?:ence|ent)s? between (?:the )?sim", r"why .{0,30}(?:fail|not work|break).{0,30}real"), 2.2),
+    (I.reality_gap, any_of(r"(?:works?|walks?|fine|good|well|succeeds?) in (?:the )?sim.{0,40}(?:not|fail|doesn't|don't|but)",
+                           r"why .{0,50}(?:fail|not work|break|struggle).{0,30}(?:real|physical|hardware)",
+                           r"(?:仿真|模拟)(?:里|中)?.{0,12}好.{0,16}(?:真机|真实|现实|现场).{0,10}(?:拉胯|翻车|不行|不灵|掉链子|崩|废|垮)",
+                           r"behaves? differently", r"differ\w* .{0,30}(?:than|from) (?:in )?(?:the )?sim",
+                           r"hard to (?:simulate|model)", r"难(?:以|被)?(?:完全)?模拟", r"模拟不(?:了|出来)",
+                           r"(?:仿真|模拟|虚拟)(?:里|中|上)?.{0,10}(?:好|行|会|能|可以|没问题).{0,12}(?:真实|真机|现实|实际|实物).{0,10}(?:不|没|差|却)"), 3.2),
+    (I.reality_gap, any_of(r"(?:完全|百分百|100%|一模一样|完美)(?:地)?(?:模拟|复制|还原)",
+                           r"(?:perfectly|exactly|fully|100%) (?:simulat|model|replicat|copy)"), 2.5),
+    # methods
+    (I.methods, any_of(r"方法", r"办法", r"手段", r"思路", r"怎么(?:缩小|弥补|解决|减小|克服|跨越|处理)", r"如何(?:缩小|弥补|解决|减小|克服|跨越|处理)",
+                       r"缩小", r"域随机化", r"随机化", r"系统辨识", r"辨识", r"真机微调", r"微调", r"鲁棒",
+                       r"robust", r"domain\s*randomi", r"randomi[sz]", r"system\s*id", r"identification", r"fine[\s-]*tun",
+                       r"bridg",
+                       r"techniques?", r"approach", r"methods?", r"how (?:do|can) (?:we|you|i|people) (?:fix|solve|deal)",
+                       r"随机", r"sys\s*id", r"校准", r"标定", r"calibrat", r"不敏感", r"不那么敏感", r"容忍", r"tolerat",
+                       r"insensitive", r"less sensitive", r"(?:shrink|close|reduce|narrow|bridge)\w* (?:it|this|that)\b"), 2.0),
+    (I.methods, any_of(r"(?:clos|reduc|narrow|shrink|bridg|minimi[sz])\w* (?:the )?(?:[\w-]+ )?gap", r"缩小.{0,8}差距",
+                       r"(?:怎么|如何|怎样)(?:才能)?(?:让|使).{0,12}(?:真机|真实|现实|现场|迁移).{0,8}(?:更|稳|好|可靠|成功)",
+                       r"how (?:can|do|should) (?:we|i|you) make .{0,40}(?:robust|work|transfer|stable|reliable)"), 3.5),
+    # rl vs sim2real
+    (I.rl_vs_sim2real, any_of(r"强化学习", r"增强学习", r"reinforcement", r"\brl\b"), 2.6),
+    # physical system
+    (I.physical_system, any_of(r"软件问题", r"只是(?:软件|算法|代码)", r"纯软件", r"硬件", r"本体", r"机器人的?身体", r"机身",
+                               r"世界模型", r"减速器", r"关节结构", r"电机性能", r"software", r"hardware", r"robot body",
+                               r"embodiment", r"world model", r"physical (?:system|body|side)", r"same algorithm",
+                               r"同一套算法", r"不同(?:的)?机器人", r"软件(?:团队|就能|能|可以)",
+                               r"只靠(?:软件|算法)", r"software (?:team|alone|only)", r"just (?:a )?software"), 2.2),
+    (I.physical_system, any_of(r"(?:换|搬|移|迁|用)到.{0,10}(?:型号|机型|本体|平台)", r"型号", r"机型",
+                               r"(?:another|different|other) (?:robot|model|platform|body)"), 3.0),
+    # why hard
+    (I.why_hard, any_of(r"为(?:什么|啥|何).{0,16}难", r"难在", r"难点", r"挑战", r"困难", r"难不难", r"有多难", r"难度",
+                        r"\bhard\b", r"difficult", r"challeng", r"tricky", r"not easy"), 2.2),
+    (I.why_hard, any_of(r"真机验证", r"real[\s-]*(?:robot|world) (?:validation|testing)", r"skip .{0,30}(?:real|physical|validation|test)",
+                        r"省掉", r"省略", r"不可避免", r"(?:目标|goal).{0,30}(?:完美|perfect)"), 3.6),
+    # quick memory
+    (I.quick_memory, any_of(r"快速记忆", r"速记", r"记住", r"记忆", r"要点", r"总结", r"概括", r"复习", r"精华",
+                            r"口诀", r"划重点", r"cheat\s*sheet", r"summar", r"recap", r"key (?:points|takeaways|ideas)",
+                            r"takeaway", r"remember", r"memori", r"tl;?dr", r"in short", r"nutshell", r"quick review",
+                            r"mnemonic", r"关键词", r"方便记", r"好记", r"记一下", r"keywords?", r"笔记", r"\bnotes?\b"), 2.0),
+    (I.quick_memory, any_of(r"核心", r"\bcore\b", r"essence"), 3.5),
+    # related
+    (I.related, any_of(r"相关概念", r"关联", r"相关知识", r"相关的", r"还有哪些概念", r"延伸", r"拓展", r"扩展阅读",
+                       r"下一步(?:学|读|看)", r"接下来(?:学|读|看)", r"related", r"connected (?:concepts|topics)",
+                       r"further reading", r"what (?:else|next) (?:should|to|can)", r"next (?:to )?(?:read|learn|study)", r"(?:read|learn|study) next",
+                       r"机器人数据", r"robot data", r"real[\s-]*world data", r"真实(?:运行)?数据", r"04-0\d",
+                       r"为什么机器人仿真值得"), 2.0),
+    # scenario (the customer-complaint pattern, plus direct questions about the card's scenarios)
+    (I.scenario, any_of(r"客户场景", r"customer scenario", r"解决方案人员", r"solution engineer", r"售前", r"pre-?sales",
+                        r"客户.{0,6}(?:说|反馈|抱怨|投诉)", r"customers? (?:says?|complain|report)"), 3.0),
+]
+
+# A complaint: a symptom observed after a change or at a place.
+SYMPTOM = any_of(r"摔", r"跌", r"倒", r"不稳", r"下降", r"降低", r"不如", r"差了", r"拉胯", r"翻车", r"不灵", r"往下掉",
+                 r"掉下", r"掉落", r"掉了", r"\bdrop(?:s|ped|ping)?\b", r"slow", r"lower", r"less stable", r"站不住", r"晃", r"打滑", r"变慢", r"变差", r"慢了", r"卡顿", r"抖", r"振荡",
+                 r"偏了", r"跑偏", r"偏(?:移|掉|得|$)", r"(?:总是|老是|总|老)偏", r"偏差", r"精度", r"不准", r"误差(?:大|变大)", r"失败", r"走不好", r"走不动", r"不好使",
+                 r"出问题", r"失效", r"不行了", r"效果(?:变)?差", r"\bfall", r"fell", r"unstable", r"wobbl",
+                 r"slip", r"slower", r"sluggish", r"worse", r"jitter", r"oscillat", r"drift", r"less (?:precise|accurate)",
+                 r"imprecise", r"inaccura", r"precision", r"\bfails?\b", r"failing", r"stumbl", r"tip(?:s|ping)? over",
+                 r"shak", r"off target", r"misses", r"degrad", r"stopped working", r"doesn't work", r"not working")
+CONTEXT = any_of(r"客户", r"现场", r"工厂", r"车间", r"仓库", r"户外", r"室外", r"草地", r"换了", r"更换", r"换成", r"新的?",
+                 r"载重", r"负载", r"背上", r"负重", r"以后", r"之后", r"一到", r"到了", r"实验室", r"空载", r"真机",
+                 r"customer", r"client", r"on[\s-]*site", r"factory", r"warehouse", r"outdoor", r"grass", r"after",
+                 r"\bnew\b", r"replac", r"swap", r"load", r"carr", r"field", r"deploy", r"than in (?:the )?sim",
+                 r"in the lab", r"real robot", r"in reality", r"since", r"added", r"adding", r"upgrad", r"加了", r"加装",
+                 r"供应商", r"supplier", r"vendor", r"搬到", r"moved")
+SCENARIO_WEIGHT = 2.7
+
+# Which intent a retrieved section speaks to (the retrieval prior).
+ANCHOR_INTENT: dict[str, Intent] = {
+    "intro": I.definition, "summary": I.definition, "plain-language": I.why_simulation,
+    "system-loop": I.loop, "why-simulation-cost": I.why_simulation, "why-simulation-safety": I.why_simulation,
+    "why-simulation-scale": I.why_simulation, "why-simulation-control": I.why_simulation,
+    "methods": I.methods, "domain-randomization": I.methods, "system-identification": I.methods,
+    "real-world-fine-tuning": I.methods, "robust-policy": I.methods, "reality-gap": I.reality_gap,
+    "rl-vs-sim2real": I.rl_vs_sim2real, "physical-system": I.physical_system, "quick-memory": I.quick_memory,
+    "related-simulation": I.why_simulation, "related-domain-randomization": I.methods,
+    "related-robot-data": I.related, "related-knowledge": I.related, "why-hard": I.why_hard,
+    "solution-engineers": I.scenario, "scenario-factory-floor": I.scenario, "scenario-payload": I.scenario,
+    "scenario-sensors": I.scenario, "scenario-precision": I.scenario, "notes": I.quick_memory,
+}
+PRIOR = (0.6, 0.3)  # added to the intents of the first and second retrieved sections
+
+
+@dataclass
+class IntentScore:
+    intent: Intent
+    scores: dict[Intent, float]
+    ruled: bool  # True when a phrase rule (not only the retrieval prior) fired
+
+
+def rule_scores(question: str) -> dict[Intent, float]:
+    q = fold(question)
+    scores: dict[Intent, float] = {}
+    for intent, pattern, weight in RULES:
+        if pattern.search(q):
+            scores[intent] = scores.get(intent, 0.0) + weight
+    if SYMPTOM.search(q) and CONTEXT.search(q):
+        scores[I.scenario] = max(scores.get(I.scenario, 0.0), SCENARIO_WEIGHT)
+    return scores
+
+
+def detect_intent(question: str, anchors: list[str]) -> IntentScore:
+    """`anchors`: the retrieved sections' anchors, best first."""
+    scores = rule_scores(question)
+    ruled = bool(scores)
+    for weight, anchor in zip(PRIOR, anchors):
+        intent = ANCHOR_INTENT.get(anchor)
+        if intent is not None:
+            scores[intent] = scores.get(intent, 0.0) + weight
+    if not scores:
+        return IntentScore(I.definition, scores, ruled)
+    order = [i for i in Intent]
+    best = max(scores, key=lambda i: (scores[i], -order.index(i)))
+    return IntentScore(best, scores, ruled)

@@ -1,0 +1,50 @@
+"""Short framing labels in both languages (template wording, never card facts)."""
+
+from __future__ import annotations
+
+LABELS: dict[str, dict[str, str]] = {
+    "zh": {
+        "one-sentence": "一句话总结", "intro": "卡片导语", "check": "检验", "core": "核心",
+        "scene": "场景", "then": "因此",
+        "why-simulation-cost": "A · 成本", "why-simulation-safety": "B · 安全",
+        "why-simulation-scale": "C · 规模", "why-simulation-control": "D · 可控", "value": "仿真的价值",
+        "sim-env": "仿真环境", "real-env": "真实环境",
+        "rl": "强化学习", "s2r": "Sim2Real", "row-about": "关注什么", "row-solves": "解决什么问题",
+        "row-where": "在哪里训练 / 学习", "row-relation": "两者关系",
+        "world-model": "世界模型", "body": "本体",
+        "data": "数据", "validation": "真机验证", "engineering": "工程化落地",
+    },
+    "en": {
+        "one-sentence": "In one sentence", "intro": "The card's lead", "check": "Reality as the test",
+        "core": "The core idea", "scene": "Scenario", "then": "So",
+        "why-simulation-cost": "A · Cost", "why-simulation-safety": "B · Safety",
+        "why-simulation-scale": "C · Scale", "why-simulation-control": "D · Control", "value": "The value of simulation",
+        "sim-env": "Simulation", "real-env": "Reality",
+        "rl": "Reinforcement learning (RL)", "s2r": "Sim2Real", "row-about": "What it is about",
+        "row-solves": "What it solves", "row-where": "Where it trains / learns", "row-relation": "How they relate",
+        "world-model": "World model", "body": "Robot body",
+        "data": "Data", "validation": "Real-robot validation", "engineering": "Engineering gap",
+        # English names for the card's headings (the Chinese heading follows in the answer)
+        "scenario-factory-floor": "Customer scenario 1 · lab to factory",
+        "scenario-payload": "Customer scenario 2 · payload change",
+        "scenario-sensors": "Customer scenario 3 · new sensors",
+        "scenario-precision": "Customer scenario 4 · on-site precision",
+        "related-simulation": "Robot simulation (04-simulation)",
+        "related-domain-randomization": "Domain randomization (04-domain-randomization)",
+        "related-robot-data": "Robot data (04-09)",
+    },
+}
+
+# Gap-clause labels for the reality-gap causes, matched by a word in the clause.
+CAUSE_LABELS = [
+    ("摩擦", {"zh": "摩擦", "en": "Friction"}), ("电机", {"zh": "电机与关节", "en": "Motors and joints"}),
+    ("传感器", {"zh": "传感器", "en": "Sensors"}), ("地面", {"zh": "地面", "en": "Ground"}),
+    ("质心", {"zh": "本体与接触", "en": "Mass, balance and contact"}),
+]
+
+
+def label(lang: str, key: str, card_heading: str = "") -> str:
+    """The label for `key`; Chinese answers use the card's own heading when there is one."""
+    if lang == "zh" and card_heading:
+        return card_heading
+    return LABELS[lang].get(key) or card_heading or key

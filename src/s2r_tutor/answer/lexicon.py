@@ -1,0 +1,96 @@
+"""Word lists the rule layers read (zh + en), kept as data so tuning never touches logic.
+
+All patterns are matched against `fold(text)`: NFKC-folded and lower-cased, spaces kept.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+def fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def any_of(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{a})" for a in alternatives))
+
+
+# Vocabulary that only this card's topic uses: one hit puts a question in scope.
+CORE_TERMS = any_of(
+    r"sim\s*2\s*real", r"sim[\s-]*to[\s-]*real", r"simulation[\s-]*to[\s-]*reality", r"\bs2r\b",
+    r"仿真", r"模拟(?:器|环境|世界|训练|里|中)", r"虚拟(?:世界|环境|机器人|训练|里|中)?",
+    r"simulat", r"\bsim\b", r"电脑(?:里|上|中)", r"in (?:a|the) computer", r"\bvirtual", r"仿(?![佛照效])[\u4e00-\u9fff]", r"reality\s*gap", r"现实差距", r"仿真.?现实", r"差距",
+    r"域随机化", r"随机化", r"domain\s*randomi", r"randomi[sz]", r"系统辨识", r"辨识", r"system\s*identification",
+    r"\bsys\s*id\b", r"真机", r"微调", r"fine[\s-]*tun", r"鲁棒", r"robust", r"强化学习", r"增强学习",
+    r"reinforcement\s*learning", r"\brl\b", r"世界模型", r"world\s*model", r"本体", r"embodiment",
+    r"迁移", r"transfer", r"部署", r"deploy", r"现场适配", r"(?:真实|现实)(?:世界|环境|场景|里|中)", r"real[\s-]*world",
+    r"real\s*robot", r"physical\s*robot", r"真实机器人", r"实体机器人",
+)
+
+# Robotics words the card talks about, but that other topics share: need a second signal.
+WEAK_TERMS = any_of(
+    r"机器人", r"机器狗", r"机械臂", r"四足", r"人形", r"robot", r"\barm\b", r"manipulator", r"quadruped",
+    r"humanoid", r"电机", r"马达", r"motor", r"减速器", r"gearbox", r"关节", r"joint", r"传感器", r"sensor",
+    r"摄像头", r"相机", r"camera", r"lidar", r"雷达", r"imu", r"步态", r"gait", r"摩擦", r"friction",
+    r"负载", r"载重", r"负重", r"payload", r"地面", r"地形", r"terrain", r"训练", r"train", r"策略", r"policy",
+    r"现场", r"on[\s-]*site", r"客户", r"customer", r"精度", r"precis", r"摔", r"fall", r"走路", r"walk",
+    r"参数", r"parameter", r"夹爪", r"gripper", r"末端", r"抓取", r"grasp", r"底盘", r"轮", r"wheel", r"腿", r"\bleg",
+    r"controller", r"控制器", r"hardware", r"硬件", r"产线", r"production line",
+)
+
+# Asking about the card itself ("summarise this", "what are the related concepts").
+META_TERMS = any_of(
+    r"卡片", r"这张卡", r"this card", r"the card", r"快速记忆", r"相关概念", r"关联知识",
+    r"related concepts", r"key points", r"要点", r"concept cards?", r"related to this", r"related cards?", r"(?:the|these|its) (?:key|main|core) (?:ideas|points|takeaways)(?! (?:of|from|in|for))", r"cards? (?:should|to) (?:i )?read",
+)
+
+# Robotics and AI topics the card does not cover: refuse unless a core term is also present.
+FOREIGN_TOPICS = any_of(
+    r"slam", r"建图", r"定位与建图", r"路径规划", r"path\s*planning", r"导航", r"navigation", r"\bpid\b",
+    r"逆运动学", r"inverse\s*kinematics", r"\bros2?\b", r"transformer", r"大模型", r"\bllm\b", r"gpt",
+    r"卷积", r"\bcnn\b", r"目标检测", r"object\s*detection", r"yolo", r"点云", r"point\s*cloud",
+    r"extrinsic", r"intrinsic", r"外参", r"内参", r"手眼标定", r"hand[\s-]*eye", r"卡尔曼", r"kalman", r"mpc", r"模型预测控制", r"轨迹优化", r"trajectory\s*optimi",
+)
+
+# Off the card even next to a core term: tools and products it never names, code, purchases.
+OFF_CARD = any_of(
+    r"isaac", r"mujoco", r"gazebo", r"pybullet", r"webots", r"\bunity\b", r"unreal", r"\bros2?\b", r"哪个仿真器",
+    r"(?:写|给我|贴).{0,6}代码", r"write .{0,20}code", r"\bpython\b", r"pytorch", r"价格", r"多少钱", r"\bprice",
+)
+
+# Attempts to steer the assistant away from the card.
+INJECTION = any_of(
+    r"ignore (?:all |the )?(?:previous|prior|above|earlier)", r"disregard (?:all |the )?(?:previous|prior|above)",
+    r"忽略(?:之前|以上|前面|上面|所有)", r"无视(?:之前|以上|前面|上面)", r"system prompt", r"系统提示",
+    r"you are now", r"pretend (?:to be|you are)", r"jailbreak", r"扮演", r"developer mode",
+    r"写(?:一首|首)?诗", r"(?:不要|别|不用)管", r"破解", r"\bhack", r"\bcrack", r"write (?:me )?a (?:poem|song|story|joke)", r"讲个笑话", r"tell me a joke",
+)
+
+# Typo tolerance for the English core words (difflib ratio against each word of the question).
+FUZZY_CORE_WORDS = ("simulation", "simulator", "simulated", "sim2real", "randomization", "randomisation",
+                    "identification", "reinforcement", "deployment")
+FUZZY_MIN_RATIO = 0.8
+
+
+FUZZY_CORE_PAIRS = ("reality gap", "domain randomization", "system identification", "robust policy", "world model")
+# Chinese terms where one wrong character (a homophone typo: 域随机话) still names the concept.
+ZH_CORE = ("域随机化", "系统辨识", "真机微调", "鲁棒策略", "强化学习", "世界模型", "现实差距")
+_ZH_FUZZY = re.compile("|".join(t[:i] + "." + t[i + 1:] for t in ZH_CORE for i in range(len(t))))
+
+
+def fuzzy_core(text: str) -> bool:
+    from difflib import SequenceMatcher
+
+    def close(a: str, b: str) -> bool:
+        return abs(len(a) - len(b)) <= 2 and SequenceMatcher(None, a, b).ratio() >= FUZZY_MIN_RATIO
+
+    q = fold(text)
+    words = re.findall(r"[a-z0-9]+", q)
+    if any(close(w, c) for w in words if len(w) >= 5 for c in FUZZY_CORE_WORDS):
+        return True
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:])]
+    if any(close(p, c) for p in pairs for c in FUZZY_CORE_PAIRS):
+        return True
+    return bool(_ZH_FUZZY.search(q))

@@ -1,0 +1,67 @@
+"""The optional LLM path: numbered sources in, Markdown with [n] out, then the same verification as
+the template answer. Any invalid citation, or nothing left after verification, raises LLMError so
+the caller keeps the template answer."""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from ..errors import LLMError
+from ..models import Answer, Chunk, Citation
+from ..text import sentences
+from .grounding import MIN_ANCHOR, renumber, verify
+from .llm.base import LLM
+from .templates import AnswerTemplate
+
+MAX_SOURCES = 8
+LANGUAGE_NAMES = {"zh": "简体中文 (Simplified Chinese)", "en": "English"}
+
+
+def numbered_sources(template_answer: Answer, ranked: list, chunks: list[Chunk]) -> list[Chunk]:
+    by_id = {c.chunk_id: c for c in chunks}
+    picked = [by_id[c.chunk_id] for c in template_answer.citations if c.chunk_id in by_id]
+    for r in ranked:
+        if chunks[r.idx] not in picked:
+            picked.append(chunks[r.idx])
+    return picked[:MAX_SOURCES]
+
+
+def build_messages(template: AnswerTemplate, question: str, lang: str, sources: list[Chunk]) -> list[dict[str, str]]:
+    listing = "\n\n".join(f"[{i}] ({c.chunk_id} · {c.section})\n{c.text}" for i, c in enumerate(sources, 1))
+    system = template.render(language=LANGUAGE_NAMES[lang], question=question, sources=listing)
+    return [{"role": "system", "content": system}, {"role": "user", "content": question}]
+
+
+def tighten(markdown: str, citations: list[Citation]) -> list[Citation]:
+    """Shrink each quote from the whole chunk to the span of the sentences the answer actually used."""
+    out = []
+    for c in citations:
+        cited = " ".join(line for line in markdown.splitlines() if f"[{c.marker}]" in line)
+        used = []
+        for s in sentences(c.text):
+            m = SequenceMatcher(None, cited, s, autojunk=False).find_longest_match(0, len(cited), 0, len(s))
+            if m.size >= min(MIN_ANCHOR, len(s)):
+                start = c.text.find(s)
+                used.append((start, start + len(s)))
+        if used:
+            c = c.model_copy(update={"quote": c.text[min(a for a, _ in used):max(b for _, b in used)]})
+        out.append(c)
+    return out
+
+
+def llm_answer(llm: LLM, template: AnswerTemplate, chunks: list[Chunk], template_answer: Answer,
+               ranked: list, lang: str) -> Answer:
+    sources = numbered_sources(template_answer, ranked, chunks)
+    reply = llm.complete(build_messages(template, template_answer.question, lang, sources))
+    provisional = [Citation(marker=i, chunk_id=c.chunk_id, section=c.section, quote=c.text, text=c.text,
+                            source=c.source) for i, c in enumerate(sources, 1)]
+    verdict = verify(reply.strip(), provisional, set(), lenient=True)
+    if verdict.invalid:
+        raise LLMError(f"LLM citations do not hold up: {verdict.invalid[0][:80]!r}")
+    text, citations = renumber(verdict.markdown, provisional)
+    if not citations:
+        raise LLMError("nothing in the LLM reply could be tied to the sources")
+    text = re.sub(r"\n{3,}", "\n\n", text).strip()
+    return template_answer.model_copy(update={"answer": text, "citations": tighten(text, citations),
+                                              "backend": f"llm:{llm.name}"})

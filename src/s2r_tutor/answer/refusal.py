@@ -1,0 +1,71 @@
+"""The out-of-scope decision and the one refusal text.
+
+Signals, strongest first (numbers measured in docs/answering.md):
+1. an injection / creative-writing request            -> refuse
+   a tool, product, price or code request the card never covers (Isaac Gym, ROS, "写代码") -> refuse
+2. a core Sim2Real term (typo-tolerant) or card meta  -> answer
+3. a robotics topic the card does not cover           -> refuse
+4. only general robotics words                        -> answer when it is a customer complaint, or a
+   specific intent phrase fired and the best dense cosine >= settings.refusal_min_dense
+5. no domain word at all                              -> refuse (general questions score dense cosines
+   as high as in-scope ones with this model, so the cosine cannot rescue them)
+A follow-up in a conversation that was in scope is judged by its resolved question (followups.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..models import Intent
+from .lexicon import CORE_TERMS, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, WEAK_TERMS, fold, fuzzy_core
+
+# The single refusal constant (zh then en, so one string serves both languages; tests match it exactly).
+REFUSAL = (
+    "抱歉，这个问题超出了「什么是 Sim2Real？」这张卡片的范围，我不能凭空作答。"
+    "你可以试试下面这些问题。\n"
+    "Sorry, this question is outside the scope of the card \"What is Sim2Real?\", so I won't make up an "
+    "answer. You could try one of the questions below."
+)
+
+TRY_INSTEAD = {
+    "zh": ["什么是 Sim2Real？", "为什么仿真里会走，真实机器人却可能不会？", "强化学习和 Sim2Real 有什么区别？"],
+    "en": ["What is Sim2Real?", "Why can a robot walk in simulation but not in reality?",
+           "How is reinforcement learning different from Sim2Real?"],
+}
+
+
+@dataclass(frozen=True)
+class Scope:
+    in_scope: bool
+    reason: str  # which rule decided: injection, off-card, core, meta, foreign, weak, weak-low, no-term
+    dense: float
+    sparse: float
+
+
+def decide_scope(question: str, *, dense: float, sparse: float, specific_rule: bool, complaint: bool,
+                 min_dense: float) -> Scope:
+    """`specific_rule`: an intent phrase other than the generic 'what is' fired; `complaint`: a
+    symptom-after-change pattern (see intents.SYMPTOM/CONTEXT)."""
+    q = fold(question)
+
+    def verdict(ok: bool, reason: str) -> Scope:
+        return Scope(ok, reason, dense, sparse)
+
+    if INJECTION.search(q):
+        return verdict(False, "injection")
+    if OFF_CARD.search(q):
+        return verdict(False, "off-card")
+    if CORE_TERMS.search(q) or fuzzy_core(q):
+        return verdict(True, "core")
+    if META_TERMS.search(q):
+        return verdict(True, "meta")
+    if FOREIGN_TOPICS.search(q):
+        return verdict(False, "foreign")
+    if WEAK_TERMS.search(q):
+        if complaint or (specific_rule and dense >= min_dense):
+            return verdict(True, "weak")
+        return verdict(False, "weak-low")
+    return verdict(False, "no-term")
+
+
+GENERIC_INTENTS = {Intent.definition}  # 'what is X' fires for any X, so it is no evidence of scope

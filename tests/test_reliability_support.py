@@ -211,3 +211,29 @@ class FakeLLM:
 def refused_url() -> str:
     """A loopback URL where nothing listens: connections are refused at once."""
     return f"http://127.0.0.1:{free_port()}/v1"
+
+
+def raw_http(port: int, request: bytes, timeout: float = 15.0) -> tuple[int, bytes]:
+    """Send bytes exactly as given (no client-side path normalisation); (status, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        try:
+            s.sendall(request)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered (e.g. 413) and closed before the whole body was sent
+        chunks = []
+        while True:
+            try:
+                data = s.recv(65536)
+            except (socket.timeout, ConnectionResetError):
+                break
+            if not data:
+                break
+            chunks.append(data)
+    raw = b"".join(chunks)
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    return status, body
+
+
+def get_raw(port: int, path: str) -> tuple[int, bytes]:
+    return raw_http(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())

@@ -315,6 +315,7 @@ def test_unwritable_index_dir_serves_from_memory(small_corpus, tmp_path, embedde
     settings = Settings(corpus_dir=small_corpus, index_dir=blocker / "index")
     t = Tutor.load(settings, embedder=embedder, progress=False)
     assert t.index.rebuilt and len(t.chunks) == 2
+    assert t.index.manifest["files"] == {}  # nothing was saved anywhere
     assert t.search("什么是 Sim2Real", k=1)[0].doc_id == "04-08"
     err = capfd.readouterr().err
     assert "s2r-tutor: cannot write the index" in err and "in memory" in err

@@ -92,8 +92,9 @@ def check_index(folder: Path, settings: Settings, embedder: Embedder, chash: str
     return manifest, ""
 
 
-def build_index(folder: Path, settings: Settings, embedder: Embedder, tokenizer: Tokenizer,
-                chash: str | None = None, progress: bool = True) -> LoadedIndex:
+def build_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, chash: str | None = None,
+                progress: bool = True) -> LoadedIndex:
+    """Chunk, embed and index the corpus in memory; `save_index` writes the result."""
     t0 = time.perf_counter()
     chash = chash or corpus_hash(settings.corpus_dir)
     chunks = chunk_corpus(load_corpus(settings.corpus_dir), settings.max_chunk_chars)
@@ -102,18 +103,6 @@ def build_index(folder: Path, settings: Settings, embedder: Embedder, tokenizer:
     vecs = _embed_with_progress(embedder, [v for _, v in views], progress)
     dense = build_dense(vecs, settings.dense_index)
     sparse = BM25.build([c.embed_text() for c in chunks], tokenizer)
-
-    written: dict[str, str] = {}
-
-    def write(path: Path, data: bytes) -> None:
-        atomic_write(path, data)
-        written[path.name] = sha256_file(path)
-
-    folder.mkdir(parents=True, exist_ok=True)
-    write(folder / CHUNKS, json.dumps([c.model_dump() for c in chunks], ensure_ascii=False).encode())
-    write(folder / DENSE, dense_bytes(dense))
-    write(folder / OWNERS, _npy_bytes(owners))
-    sparse.save(folder, write)
     manifest = {
         "format": FORMAT_VERSION,
         "corpus_hash": chash,
@@ -124,10 +113,27 @@ def build_index(folder: Path, settings: Settings, embedder: Embedder, tokenizer:
         "versions": _versions(),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - t0, 3),
-        "files": written,
+        "files": {},  # name -> sha256, filled in by save_index
     }
-    atomic_write(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2).encode())
     return LoadedIndex(chunks, dense, owners, sparse, manifest, rebuilt=True)
+
+
+def save_index(folder: Path, idx: LoadedIndex) -> None:
+    """Write every file atomically, then the manifest with each file's sha256 (last, so a crash
+    midway leaves checksums that do not match: detected as stale, never read as good)."""
+    written: dict[str, str] = {}
+
+    def write(path: Path, data: bytes) -> None:
+        atomic_write(path, data)
+        written[path.name] = sha256_file(path)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    write(folder / CHUNKS, json.dumps([c.model_dump() for c in idx.chunks], ensure_ascii=False).encode())
+    write(folder / DENSE, dense_bytes(idx.dense))
+    write(folder / OWNERS, _npy_bytes(idx.owners))
+    idx.sparse.save(folder, write)
+    idx.manifest["files"] = written
+    atomic_write(folder / MANIFEST, json.dumps(idx.manifest, ensure_ascii=False, indent=2).encode())
 
 
 def _npy_bytes(arr: np.ndarray) -> bytes:
@@ -182,8 +188,12 @@ def open_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, reb
                 why = str(exc)
     else:
         why = "rebuild requested"
-    if not _writable(folder):
-        return _build_unsaved(folder, settings, embedder, tokenizer, chash, why, progress)
+    if not _writable(folder):  # a read-only install or index folder still serves, for this process
+        print(f"s2r-tutor: cannot write the index in {folder}; building it in memory for this run ({why})",
+              file=sys.stderr)
+        idx = build_index(settings, embedder, tokenizer, chash, progress=progress)
+        idx.reason = f"{why}; kept in memory, {folder} is not writable"
+        return idx
     with file_lock(folder / ".lock"):
         if not rebuild:  # another process may have built it while we waited for the lock
             manifest, _ = check_index(folder, settings, embedder, chash)
@@ -193,7 +203,8 @@ def open_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, reb
                 except IndexCorruptError:
                     pass
         print(f"s2r-tutor: building the index in {folder} ({why})", file=sys.stderr)
-        idx = build_index(folder, settings, embedder, tokenizer, chash, progress=progress)
+        idx = build_index(settings, embedder, tokenizer, chash, progress=progress)
+        save_index(folder, idx)
     idx.reason = why
     return idx
 
@@ -208,17 +219,3 @@ def _writable(folder: Path) -> bool:
             return True
     except OSError:
         return False
-
-
-def _build_unsaved(folder: Path, settings: Settings, embedder: Embedder, tokenizer: Tokenizer, chash: str,
-                   why: str, progress: bool) -> LoadedIndex:
-    """A read-only install or index folder still serves: the index is built for this process only
-    (its files go to a scratch folder that is removed at once; the returned index lives in memory)."""
-    import tempfile
-
-    print(f"s2r-tutor: cannot write the index in {folder}; building it in memory for this run ({why})",
-          file=sys.stderr)
-    with tempfile.TemporaryDirectory(prefix="s2r-tutor-index-") as scratch:
-        idx = build_index(Path(scratch), settings, embedder, tokenizer, chash, progress=progress)
-    idx.reason = f"{why}; kept in memory, {folder} is not writable"
-    return idx

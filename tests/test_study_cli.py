@@ -55,7 +55,7 @@ def run_quiz(monkeypatch, capsys, flags, stdin: str, n: int = 3) -> str:
 def test_interactive_quiz_on_piped_stdin_keeps_progress(env, monkeypatch, capsys):
     flags, db = env
     first = run_quiz(monkeypatch, capsys, flags, "我不知道\n\n")  # one wrong, one skipped, then EOF
-    assert "[1/3]" in first and "❌ 不正确" in first and "(skipped)" in first
+    assert "[1/3]" in first and "✗ 不正确" in first and "(skipped)" in first
     assert "1 answered — 0 correct, 0 partly correct, 1 wrong" in first
     assert db.exists()
     missed = first.split("[1/3]", 1)[1].splitlines()[0]
@@ -70,7 +70,7 @@ def test_interactive_quiz_grades_a_right_answer(env, monkeypatch, capsys, tutor)
     bank = generate_bank(tutor.chunks)
     first = bank[0]  # a fresh reader starts with the first question of the first section
     out = run_quiz(monkeypatch, capsys, flags, "理解机器人为什么可以先在仿真世界里训练，再把学到的能力迁移到真实机器人上\n", n=1)
-    assert first.question in out and "✅ 正确" in out and f"[{first.chunk_id}]" in out
+    assert first.question in out and "✓ 正确" in out and f"[{first.chunk_id}]" in out
 
 
 def test_corrupt_database_is_one_clear_line(env, monkeypatch, capsys):

@@ -29,7 +29,7 @@ from .terms import TermForms, forms_of, glossary_terms
 Kind = Literal["term", "choice", "truefalse", "scenario", "recall"]
 KINDS: tuple[str, ...] = ("term", "choice", "truefalse", "scenario", "recall")
 TRUE, FALSE = "对", "错"
-BLANK = "____"
+BLANK = "＿＿＿"  # full-width: never read as Markdown emphasis
 
 
 class Question(BaseModel):
@@ -45,6 +45,11 @@ class Question(BaseModel):
     key_points: list[str] = Field(default_factory=list, description="what a free-text answer should cover")
     quote: str = Field(description="the supporting passage: an exact span of the chunk text")
     explanation: str = ""
+
+
+def option_letter(i: int) -> str:
+    """0 -> 'A': how options are labelled in the CLI and the chat (the grader reads them back)."""
+    return chr(ord("A") + i)
 
 
 def _qid(*parts: str) -> str:

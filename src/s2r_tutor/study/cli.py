@@ -7,7 +7,7 @@ import json
 import re
 import sys
 
-from .bank import Question
+from .bank import Question, option_letter
 from .progress import clean_reader
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -24,16 +24,12 @@ def _plain(markdown: str) -> str:
     return re.sub(r"\*\*(.+?)\*\*", r"\1", markdown)
 
 
-def _letter(i: int) -> str:
-    return chr(ord("A") + i)
-
-
 def render_question(q: Question, number: int, total: int) -> str:
     lines = [f"[{number}/{total}] ({q.kind} · {q.chunk_id}) {q.question}"]
     if q.kind == "truefalse":
         lines.append("  回答 对 / 错 (true / false)")
     else:
-        lines += [f"  {_letter(i)}. {c}" for i, c in enumerate(q.choices)]
+        lines += [f"  {option_letter(i)}. {c}" for i, c in enumerate(q.choices)]
     return "\n".join(lines)
 
 

@@ -201,8 +201,9 @@ def _choice_forms(choice: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
-_VERDICT = {"zh": {"correct": "✅ 正确", "partial": "🟡 部分正确", "wrong": "❌ 不正确"},
-            "en": {"correct": "✅ Correct", "partial": "🟡 Partly correct", "wrong": "❌ Not quite"}}
+# plain symbols (DejaVu has them), not emoji: a kiosk or headless browser may lack an emoji font
+_VERDICT = {"zh": {"correct": "✓ 正确", "partial": "◐ 部分正确", "wrong": "✗ 不正确"},
+            "en": {"correct": "✓ Correct", "partial": "◐ Partly correct", "wrong": "✗ Not quite"}}
 
 
 def feedback(q: Question, verdict: str, matched: list[str], missed: list[str], lang: str,

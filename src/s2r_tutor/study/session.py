@@ -31,9 +31,12 @@ class Study:
             self._flashcards = build_flashcards(self.chunks)
         return self._flashcards
 
-    def next_questions(self, reader: str, n: int) -> list[Question]:
-        """The next `n` questions for this reader: missed ones first (see StudyStore.order)."""
-        return self.store.order(reader, self.bank)[: max(0, n)]
+    def next_questions(self, reader: str, n: int, exclude: set[str] | frozenset[str] = frozenset()) -> list[Question]:
+        """The next `n` questions for this reader: missed ones first (see StudyStore.order), leaving
+        out `exclude` (those already asked in this sitting) unless nothing else is left."""
+        order = self.store.order(reader, self.bank)
+        fresh = [q for q in order if q.id not in exclude]
+        return (fresh or order)[: max(0, n)]
 
     def answer(self, reader: str, question_id: str, reply: str) -> Grade:
         """Grade a reply and record it (one transaction)."""

@@ -4,12 +4,15 @@ page's `?reader=` query parameter or an `X-Reader-Id` header, else 'default'."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
+import gradio as gr  # this module is only imported by the web chat, which has gradio loaded already
+
 from ..errors import TutorError
 from ..settings import Settings
-from .cli import _letter
+from .bank import option_letter
 from .notes import export_markdown, note_starters, notes_by_section, save_note
 from .progress import clean_reader
 from .session import Study
@@ -39,11 +42,16 @@ def reader_from_request(request) -> str:
     return DEFAULT_READER
 
 
-def _question_md(q, number_hint: str = "") -> str:
-    lines = [f"**{q.question}**", "", f"<sub>{q.kind} · 出处 [{q.chunk_id}] {q.section}</sub>"]
-    if number_hint:
-        lines.insert(0, number_hint)
-    return "\n".join(lines)
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#<>|])")
+
+
+def md_escape(text: str) -> str:
+    """Card text shown as Markdown literally (a '*' or '_' in a question is not emphasis)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _question_md(q) -> str:
+    return f"**{md_escape(q.question)}**\n\n<sub>{q.kind} · 出处 [{q.chunk_id}] {md_escape(q.section)}</sub>"
 
 
 def _flashcards_md(study: Study) -> str:
@@ -68,15 +76,13 @@ def _notes_md(study: Study, reader: str) -> str:
     lines = []
     for cid in [c.chunk_id for c in study.chunks if c.chunk_id in by]:
         lines.append(f"**{sections[cid]}** <sub>[{cid}]</sub>")
-        lines += [f"- {t}" for t in by[cid]]
+        lines += ["- " + md_escape(t).replace("\n", "<br>") for t in by[cid]]
         lines.append("")
     return "\n".join(lines)
 
 
 def build_study_tabs(tutor, settings: Settings | None = None, study: Study | None = None) -> Study:
     """Create the Quiz, Flashcards and Notes tabs inside the current gr.Blocks context."""
-    import gradio as gr
-
     settings = settings or tutor.settings
     study = study or Study(tutor.chunks, tutor.embedder, settings.study_db)
     section_choices = [(c.section.split(" > ", 1)[-1], c.chunk_id) for c in study.chunks]
@@ -94,18 +100,22 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             nxt = gr.Button("下一题 Next question", elem_id="study-quiz-next")
         feedback_md = gr.Markdown(elem_id="study-quiz-feedback")
         current = gr.State(None)
+        asked = gr.State([])  # ids asked in this sitting: 'next' moves on even past a missed one
 
-        def next_question(request: gr.Request):
+        def next_question(seen, request: gr.Request):
             reader = reader_from_request(request)
+            seen = list(seen or [])
             try:
-                q = study.next_questions(reader, 1)[0]
+                q = study.next_questions(reader, 1, exclude=set(seen))[0]
                 s = study.store.summary(reader)
             except TutorError as exc:
-                return (None, gr.update(), gr.update(visible=False), "", f"⚠️ {exc}", "")
-            opts = [f"{_letter(i)}. {c}" for i, c in enumerate(q.choices)]
-            info = (f"读者 reader: `{reader}` · 已答 {s['answered']} 题：✅ {s['correct']} · 🟡 {s['partial']} · "
-                    f"❌ {s['wrong']}（错题优先 missed first）")
-            return (q.id, _question_md(q), gr.update(choices=opts, value=None, visible=bool(opts)), "", "", info)
+                return (None, gr.update(), gr.update(visible=False), "", f"⚠ {exc}", "", seen)
+            seen = [] if q.id in seen else seen  # every question asked once: start the round again
+            opts = [f"{option_letter(i)}. {c}" for i, c in enumerate(q.choices)]
+            info = (f"读者 reader: `{reader}` · 已答 {s['answered']} 题：✓ {s['correct']} · ◐ {s['partial']} · "
+                    f"✗ {s['wrong']}（错题优先 missed first）")
+            return (q.id, _question_md(q), gr.update(choices=opts, value=None, visible=bool(opts)), "", "", info,
+                    [*seen, q.id])
 
         def submit_answer(qid, choice, text, request: gr.Request):
             reader = reader_from_request(request)
@@ -117,11 +127,15 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             try:
                 return study.answer(reader, qid, reply_text).feedback
             except TutorError as exc:
-                return f"⚠️ {exc}"
+                return f"⚠ {exc}"
 
-        outs = [current, question_md, choices, reply, feedback_md, status]
-        nxt.click(next_question, inputs=None, outputs=outs)
-        quiz_tab.select(next_question, inputs=None, outputs=outs)
+        outs = [current, question_md, choices, reply, feedback_md, status, asked]
+        def first_question(qid, seen, request: gr.Request):
+            """Opening the tab shows a question once; coming back keeps the one on screen."""
+            return next_question(seen, request) if not qid else tuple(gr.update() for _ in outs)
+
+        nxt.click(next_question, inputs=asked, outputs=outs)
+        quiz_tab.select(first_question, inputs=[current, asked], outputs=outs)
         submit.click(submit_answer, inputs=[current, choices, reply], outputs=feedback_md)
         reply.submit(submit_answer, inputs=[current, choices, reply], outputs=feedback_md)
 
@@ -151,7 +165,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                 save_note(study.store, reader, chunk_id, text, study.chunks)
                 return "", _notes_md(study, reader)
             except TutorError as exc:
-                return text, f"⚠️ {exc}\n\n" + _safe_notes(study, reader)
+                return text, f"⚠ {exc}\n\n" + _safe_notes(study, reader)
 
         def show(request: gr.Request):
             return _safe_notes(study, reader_from_request(request))
@@ -161,7 +175,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             try:
                 md = export_markdown(study.store, reader, study.chunks)
             except TutorError as exc:
-                return gr.update(visible=False), f"⚠️ {exc}"
+                return gr.update(visible=False), f"⚠ {exc}"
             out = Path(tempfile.mkdtemp(prefix="s2r-notes-")) / f"notes-{reader}.md"
             out.write_text(md, encoding="utf-8")
             return gr.update(value=str(out), visible=True), _safe_notes(study, reader)
@@ -177,4 +191,4 @@ def _safe_notes(study: Study, reader: str) -> str:
     try:
         return _notes_md(study, reader)
     except TutorError as exc:
-        return f"⚠️ {exc}"
+        return f"⚠ {exc}"

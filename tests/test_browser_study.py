@@ -1,0 +1,139 @@
+"""The study tabs in the real chat app, driven in headless Chromium: answer quiz questions and see
+graded, cited feedback; progress lands in the reader's SQLite file; a note is saved and listed.
+Screenshots go to tests/artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from s2r_tutor.settings import PROJECT_ROOT
+from s2r_tutor.study.bank import generate_bank
+from s2r_tutor.study.progress import StudyStore
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"Debian's chromium is not installed at {CHROMIUM}"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+ARTIFACTS = PROJECT_ROOT / "tests" / "artifacts"
+TIMEOUT_MS = 90_000  # the 2-core box is shared
+
+
+@pytest.fixture(scope="module")
+def study_settings(settings, tmp_path_factory):
+    var = tmp_path_factory.mktemp("study-var")
+    return settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
+
+
+@pytest.fixture(scope="module")
+def base_url(study_settings, tutor):
+    from s2r_tutor.web.server import build_app, running
+
+    with running(build_app(study_settings, tutor)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def new_page(browser, **context_kw):
+    context = browser.new_context(viewport={"width": 1200, "height": 1100}, locale="zh-CN", **context_kw)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    offsite: list[str] = []
+    return context, page, offsite
+
+
+def open_quiz(page, url: str) -> None:
+    page.goto(url, wait_until="load")
+    page.get_by_role("tab", name="测验 Quiz").click()
+    page.locator("#study-quiz-status").get_by_text("reader").wait_for()
+
+
+def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_settings, tutor):
+    bank = generate_bank(tutor.chunks)
+    first, second = bank[0], bank[1]  # a new reader starts at the first question of each section in turn
+    context, page, offsite = new_page(browser)
+    page.on("request", lambda r: None if r.url.startswith((base_url, "data:", "blob:", "about:"))
+            else offsite.append(r.url))
+    try:
+        open_quiz(page, base_url + "/?reader=browser-ann")
+        assert "browser-ann" in page.locator("#study-quiz-status").inner_text()
+        question = page.locator("#study-quiz-question")
+        assert first.question in question.inner_text()
+
+        # a right answer, typed
+        page.locator("#study-quiz-answer textarea").fill(first.key_points[0] + "，" + first.key_points[1])
+        page.locator("#study-quiz-submit").click()
+        feedback = page.locator("#study-quiz-feedback")
+        feedback.get_by_text("正确").first.wait_for()
+        assert f"[{first.chunk_id}]" in feedback.inner_text()
+
+        # the next question; a wrong answer shows the expected one and quotes the cited passage
+        page.locator("#study-quiz-next").click()
+        page.locator("#study-quiz-question").get_by_text(second.question[:12]).wait_for()
+        page.locator("#study-quiz-answer textarea").fill("我不知道")
+        page.locator("#study-quiz-submit").click()
+        feedback.get_by_text("不正确").wait_for()
+        text = feedback.inner_text()
+        assert f"[{second.chunk_id}]" in text and second.quote[:20] in text
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "study-quiz.png"), full_page=True)
+    finally:
+        context.close()
+    stats = StudyStore(study_settings.study_db).stats("browser-ann")
+    assert stats[first.id].last_verdict == "correct" and stats[second.id].last_verdict == "wrong"
+    assert offsite == []
+
+
+def test_reader_from_header_choice_by_option_and_notes(browser, base_url, study_settings, tutor):
+    context, page, _ = new_page(browser, extra_http_headers={"X-Reader-Id": "hdr-bob"})
+    try:
+        open_quiz(page, base_url + "/")
+        assert "hdr-bob" in page.locator("#study-quiz-status").inner_text()
+        # pick an option with the radio buttons when the question has options
+        for _ in range(6):
+            radios = page.locator("#study-quiz-choices input[type=radio]")
+            if radios.count():
+                break
+            page.locator("#study-quiz-next").click()
+            page.wait_for_timeout(300)
+        if radios.count():
+            radios.first.check()
+            page.locator("#study-quiz-submit").click()
+            page.locator("#study-quiz-feedback").get_by_text("出处").wait_for()
+
+        page.get_by_role("tab", name="闪卡 Flashcards").click()
+        cards = page.locator("#study-flashcards")
+        cards.locator("summary", has_text="域随机化").first.click()  # flip the card
+        cards.get_by_text("Domain Randomization").first.wait_for()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "study-flashcards.png"), full_page=True)
+
+        page.get_by_role("tab", name="笔记 Notes").click()
+        page.locator("#study-notes-text textarea").fill("客户工厂地面更滑，先查摩擦参数")
+        page.locator("#study-notes-save").click()
+        page.locator("#study-notes-list").get_by_text("客户工厂地面更滑").wait_for()
+        page.locator("#study-notes-export").click()
+        link = page.locator("#study-notes-file [data-testid='download-link']")
+        link.wait_for()
+        assert link.get_attribute("download") == "notes-hdr-bob.md"
+        exported = page.request.get(link.get_attribute("href")).text()
+        assert exported.startswith("# 我的笔记 · hdr-bob") and "客户工厂地面更滑" in exported
+        page.screenshot(path=str(ARTIFACTS / "study-notes.png"), full_page=True)
+    finally:
+        context.close()
+    store = StudyStore(study_settings.study_db)
+    assert [n.text for n in store.notes("hdr-bob")] == ["客户工厂地面更滑，先查摩擦参数"]
+    assert store.stats("hdr-bob")  # the option answer was recorded for the header's reader

@@ -80,6 +80,31 @@ GLOSSARY: list[Term] = [
 ]
 
 
+# Everyday Chinese words readers use for what the card names in its own vocabulary. Expansion only:
+# the words are added to the retrieval query, never to an answer.
+ZH_SYNONYMS: dict[str, str] = {
+    "贵": "成本", "花钱": "成本", "省钱": "成本", "费钱": "成本", "开销": "成本", "损耗": "设备磨损",
+    "危险": "安全", "受伤": "人员安全", "撞": "碰撞", "跌倒": "摔倒", "摔跤": "摔倒", "倒地": "摔倒",
+    "同时": "并行", "效率": "规模", "快": "快速迭代",
+    "打滑": "摩擦", "滑": "摩擦", "草地": "地面", "户外": "地面", "路面": "地面", "地形": "地面", "坡": "地面",
+    "载重": "负载", "负重": "负载", "背东西": "负载", "扛": "负载", "重物": "负载", "夹爪": "负载",
+    "型号": "本体", "硬件": "本体", "机型": "本体", "马达": "电机", "关节": "关节结构",
+    "反应慢": "响应延迟", "变慢": "响应延迟", "迟钝": "响应延迟", "延时": "延迟",
+    "不准": "精度", "偏差": "误差", "抖": "噪声", "干扰": "扰动",
+    "摄像头": "传感器", "相机": "传感器", "雷达": "传感器", "视觉": "传感器", "灯光": "光照", "光线": "光照",
+    "全称": "Simulation to Reality", "缩写": "Simulation to Reality", "英文": "Simulation to Reality",
+    "大白话": "用人话理解", "通俗": "用人话理解", "白话": "用人话理解", "外行": "用人话理解",
+    "关键词": "快速记忆", "要点": "快速记忆", "口诀": "快速记忆", "记住": "快速记忆", "总结": "一句话总结",
+    "难点": "很难", "难在": "很难", "挑战": "很难",
+    "流程": "从仿真训练到真实部署", "哪几步": "从仿真训练到真实部署", "步骤": "从仿真训练到真实部署",
+    "办法": "缩小差距", "招": "缩小差距", "手段": "缩小差距", "技术路线": "缩小差距",
+    "校准": "系统辨识", "标定": "系统辨识", "少量真实数据": "真机微调", "随机": "域随机化",
+    "容忍": "鲁棒策略", "抗干扰": "鲁棒策略", "稳健": "鲁棒策略",
+    "售前": "解决方案人员", "方案": "解决方案人员",
+    "落地": "部署", "上线": "部署", "拉胯": "仿真—现实差距", "不灵": "无法直接迁移",
+}
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> list[tuple[re.Pattern, str]]:
     pats = []
@@ -91,13 +116,17 @@ def _patterns() -> list[tuple[re.Pattern, str]]:
 
 
 def zh_terms_for(text: str) -> list[str]:
-    """Chinese glossary terms named (in English) in `text`, in first-seen order, without repeats."""
+    """The card's Chinese terms for what `text` names in English or in everyday Chinese, in order,
+    without repeats and without terms the text already contains."""
     low = text.lower()
     found: list[str] = []
     for pat, zh in _patterns():
         if zh not in found and pat.search(low):
             found.append(zh)
-    return found
+    for word, zh in ZH_SYNONYMS.items():
+        if word in text and zh not in found:
+            found.append(zh)
+    return [t for t in found if t.lower() not in low]
 
 
 def expand_query(text: str) -> str:

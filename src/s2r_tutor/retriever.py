@@ -67,7 +67,9 @@ class Retriever:
         n = self.settings.candidates
         dense = sparse = []
         if mode in ("hybrid", "dense"):
-            qv = self.embedder.embed_queries([query])[0]
+            # The expanded query names the card's own terms, which the small multilingual model matches
+            # far better than English or colloquial phrasing (dev set: hit@1 0.85 -> 0.87).
+            qv = self.embedder.embed_queries([expand_query(query)])[0]
             views_per_chunk = max(1, len(self.index.owners) // max(1, len(self.index.chunks)))
             rows = search_dense(self.index.dense, qv, max(n, k) * views_per_chunk * 2)
             dense = best_view_per_chunk(rows, self.index.owners, max(n, k))

@@ -136,6 +136,16 @@ PID 控制用误差的比例、积分和微分来计算控制量。
 - 预测未来状态
 - 计算量更大
 
+## PID 只需要调一个参数吗？ {#one-gain}
+
+不是。
+
+三个增益需要一起权衡。
+
+## PID 常用吗？ {#common}
+
+不仅常用，而且是很多控制器的默认选择。
+
 ## 客户场景：机械臂抖动 {#scenario-shake}
 
 客户：“机械臂停下来时一直抖。”
@@ -158,3 +168,6 @@ def test_a_new_card_gets_questions_without_code_changes(tmp_path: Path):
     assert by_tpl["scenario-tags"].key_points == ["微分", "噪声", "增益过高"]
     assert by_tpl["bold-side"].choices == ["PID", "MPC"]
     assert any(q.template == "not-but-false" and "调参的目标是让响应最快" in q.question for q in new_bank)
+    yes_no = [q for q in new_bank if q.template == "yes-no-heading"]
+    assert [(q.question, q.answer) for q in yes_no] == [("判断对错：PID 只需要调一个参数。", FALSE)]  # not '不仅…'
+    assert all(q.quote in next(c.text for c in chunks if c.chunk_id == q.chunk_id) for q in new_bank)

@@ -293,7 +293,12 @@ def _probes(card: _Card, c: Chunk) -> list[Question]:
     # a yes/no heading answered directly ('Sim2Real 只是一个软件问题吗？' / '不是。')
     if re.search(r"吗\s*[？?]$", h) and st.paragraphs:
         first = st.paragraphs[0]
-        verdict = FALSE if re.match(r"^(不是|不|否|没有)", first) else TRUE if re.match(r"^(是|对|会)", first) else None
+        short = len(normalize(first)) <= 4  # a direct answer ('不是。', '是的。'), not '不仅……'
+        verdict = None
+        if short and re.match(r"^(不是|不对|不一定|不会|不能|否|没有)", first):
+            verdict = FALSE
+        elif short and re.match(r"^(是|对|会|能|可以)", first):
+            verdict = TRUE
         if verdict:
             stmt = re.sub(r"吗\s*[？?]$", "", h).strip() + "。"
             more = st.paragraphs[1] if len(st.paragraphs) > 1 else ""

@@ -171,3 +171,18 @@ def test_a_new_card_gets_questions_without_code_changes(tmp_path: Path):
     yes_no = [q for q in new_bank if q.template == "yes-no-heading"]
     assert [(q.question, q.answer) for q in yes_no] == [("判断对错：PID 只需要调一个参数。", FALSE)]  # not '不仅…'
     assert all(q.quote in next(c.text for c in chunks if c.chunk_id == q.chunk_id) for q in new_bank)
+
+
+def test_the_bank_does_not_need_the_team_glossary(tutor, monkeypatch):
+    """Before (or without) s2r_tutor.glossary the card's own bilingual headings still give terms."""
+    from s2r_tutor.study import terms
+
+    monkeypatch.setattr(terms, "team_glossary", lambda: [])
+    terms.glossary_terms.cache_clear()
+    try:
+        fallback = generate_bank(tutor.chunks)
+    finally:
+        terms.glossary_terms.cache_clear()
+    assert {q.chunk_id for q in fallback} == {c.chunk_id for c in tutor.chunks}
+    q = next(q for q in fallback if q.template == "example-term" and q.chunk_id == "04-08#system-identification")
+    assert {"系统辨识", "System Identification"} <= set(q.accept)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from typing import Literal
 
 import numpy as np
@@ -92,13 +93,19 @@ class Grader:
         self.embedder = embedder
         self._pool: list[str] | None = None
         self._pool_vecs: np.ndarray | None = None
+        self._lock = threading.Lock()
 
     # -- embedding support -------------------------------------------------------------------
+    def warm(self) -> None:
+        """Embed the bank's key points now (the chat calls this in the background at start-up)."""
+        self._ensure_pool()
+
     def _ensure_pool(self) -> None:
-        if self._pool is None:
-            pool = {normalize(k): k for q in self.bank for k in q.key_points if normalize(k)}
-            self._pool = list(pool.values())
-            self._pool_vecs = self.embedder.embed_queries(self._pool) if self.embedder and self._pool else None
+        with self._lock:
+            if self._pool is None:
+                pool = {normalize(k): k for q in self.bank for k in q.key_points if normalize(k)}
+                vecs = self.embedder.embed_queries(list(pool.values())) if self.embedder and pool else None
+                self._pool_vecs, self._pool = vecs, list(pool.values())
 
     def _embed_hits(self, q: Question, reply: str) -> set[str]:
         """Key points of `q` that some phrase of the reply is nearest to (and close enough)."""

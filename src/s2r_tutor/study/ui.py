@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import threading
 from pathlib import Path
 
 import gradio as gr  # this module is only imported by the web chat, which has gradio loaded already
@@ -85,6 +86,8 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
     """Create the Quiz, Flashcards and Notes tabs inside the current gr.Blocks context."""
     settings = settings or tutor.settings
     study = study or Study(tutor.chunks, tutor.embedder, settings.study_db)
+    # the first graded answer would otherwise wait for the bank's key points to be embedded
+    threading.Thread(target=study.grader.warm, name="s2r-study-warm", daemon=True).start()
     section_choices = [(c.section.split(" > ", 1)[-1], c.chunk_id) for c in study.chunks]
     starters = note_starters(study.chunks)
 

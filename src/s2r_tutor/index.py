@@ -160,13 +160,16 @@ def load_index(folder: Path, manifest: dict, tokenizer: Tokenizer) -> LoadedInde
     try:
         raw = json.loads((folder / CHUNKS).read_text("utf-8"))
         chunks = [Chunk.model_validate(c) for c in raw]
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, TypeError) as exc:  # TypeError: valid JSON that is not a list
         raise IndexCorruptError(f"{CHUNKS} is unreadable ({exc.__class__.__name__})") from None
     try:
         owners = np.load(folder / OWNERS, allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:
         raise IndexCorruptError(f"{OWNERS} is unreadable ({exc.__class__.__name__})") from None
-    if owners.ndim != 1 or owners.dtype.kind not in "iu" or (len(owners) and (owners.min() < 0 or owners.max() >= len(chunks))):
+    # Every chunk owns at least one vector: a chunk list longer than the vectors' (another build's)
+    # would otherwise load, with its extra chunks never found and the rest mismatched.
+    if owners.ndim != 1 or owners.dtype.kind not in "iu" or \
+            not np.array_equal(np.unique(owners), np.arange(len(chunks))):
         raise IndexCorruptError(f"{OWNERS} does not match the chunk list")
     dense = load_dense(folder / DENSE, manifest["dim"], len(owners))
     sparse = BM25.load(folder, tokenizer)

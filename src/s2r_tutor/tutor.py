@@ -26,12 +26,16 @@ class Tutor:
 
     @classmethod
     def load(cls, settings: Settings | None = None, *, rebuild: bool = False, progress: bool = True,
-             embedder: Embedder | None = None, **overrides) -> "Tutor":
+             embedder: Embedder | str | None = None, **overrides) -> "Tutor":
         """Load `index/`, building it first when it is missing, stale or corrupt. No network.
 
         `overrides` are Settings fields (e.g. `corpus_dir=...`, `embedder="sentence-transformers"`).
         """
-        settings = settings.model_copy(update=overrides) if settings else Settings(**overrides)
+        if isinstance(embedder, str):  # Tutor.load(embedder="sentence-transformers") names a backend
+            overrides["embedder"], embedder = embedder, None
+        # Validate overrides (a str path becomes a Path, a bad value is an error), never copy blindly.
+        settings = Settings(**{**(settings.model_dump() if settings else {}), **overrides}) if overrides or \
+            settings is None else settings
         embedder = embedder or get_embedder(settings.embedder, settings.embedder_model)
         tokenizer = make_tokenizer(settings.user_dict)
         index = open_index(settings, embedder, tokenizer, rebuild=rebuild, progress=progress)

@@ -174,6 +174,13 @@ def test_chat_answers_with_citations_sources_and_followups(page, base_url, web_s
     finish(page, watch, "chat", full_page=True)
 
 
+def test_example_question_is_asked_on_click(page, base_url):
+    page.goto(base_url + "/", wait_until="load")
+    page.locator("#s2r-chatbot").get_by_text("强化学习和 Sim2Real 有什么区别？").first.click()
+    page.locator("#s2r-chatbot [data-testid='user']").get_by_text("强化学习和 Sim2Real 有什么区别？").wait_for()
+    page.locator("#s2r-chatbot [data-testid='bot'] details.s2r-sources").wait_for()
+
+
 def test_card_tab_shows_the_card(page, base_url):
     page.goto(base_url + "/", wait_until="load")
     page.get_by_role("tab", name="概念卡 Card").click()

@@ -22,6 +22,7 @@ from .runtime import Runtime
 log = logging.getLogger("s2r_tutor.web")
 
 TITLE = "Sim2Real 学习助手"
+HISTORY_TURNS = 20  # earlier messages passed to Tutor.ask (the API accepts up to 50)
 
 # The definition, RL vs Sim2Real, and the card's four customer scenarios (plus one in English).
 EXAMPLES = [
@@ -87,7 +88,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         messages.append({"role": "user", "content": user_text(question)})
         yield "", messages, messages, turns, records
         try:
-            answer = await runtime.ask(question, turns)
+            answer = await runtime.ask(question, turns[-HISTORY_TURNS:])
         except TutorError as exc:  # QueryError and friends: a message, not a traceback
             messages = [*messages, {"role": "assistant", "content": escape_html(str(exc))}]
             yield "", messages, messages, turns, records

@@ -83,6 +83,11 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     """Build the app and run it with uvicorn until interrupted (None: use Settings)."""
     import uvicorn
 
+    # Parallelism comes from the `web_concurrency` worker threads, one query each. An OpenMP team
+    # inside every embedding call as well oversubscribes the cores, and on a busy machine each of its
+    # barriers waits for a descheduled thread (measured: 10x slower answers; bench/API_RESULTS.md).
+    # Must be set before the embedder's library starts its thread pool; an explicit value wins.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = Settings()
     host = settings.host if host is None else host

@@ -128,6 +128,8 @@ def save_index(folder: Path, idx: LoadedIndex) -> None:
         written[path.name] = sha256_file(path)
 
     folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob(".*.tmp"):  # left by a build that was killed mid-write (we hold the lock)
+        stale.unlink(missing_ok=True)
     write(folder / CHUNKS, json.dumps([c.model_dump() for c in idx.chunks], ensure_ascii=False).encode())
     write(folder / DENSE, dense_bytes(idx.dense))
     write(folder / OWNERS, _npy_bytes(idx.owners))

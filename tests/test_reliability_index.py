@@ -317,6 +317,7 @@ def test_kill_9_during_build(env, point):
     assert_good(t)
     manifest, why = check_index(index, t.settings, t.embedder, corpus_hash(corpus))
     assert manifest is not None, why
+    assert not [p.name for p in index.iterdir() if p.name.endswith(".tmp")], "the dead build's temp file stayed"
 
 
 def test_two_processes_build_at_once(tmp_path):

@@ -124,3 +124,11 @@ def test_grade_function_without_embedder_uses_terms_only(bank):
     q = pick(bank, "list-recall", "04-08#why-simulation-cost")
     assert grade(q, "设备磨损、场地、人工").verdict == "correct"
     assert grade(q, "人工").verdict == "partial"
+
+
+def test_odd_replies_are_graded_not_crashed(grader, bank):
+    q = pick(bank, *RECALL)
+    assert grader.grade(q, None).verdict == "wrong"
+    assert grader.grade(q, "\x00\u200b  \n").verdict == "wrong"
+    long = grader.grade(q, "无关的话。" * 2000)  # truncated to MAX_REPLY_CHARS, still graded
+    assert long.verdict == "wrong" and long.quote == q.quote

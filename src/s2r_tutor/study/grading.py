@@ -13,7 +13,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from ..text import detect_language, normalize
+from ..text import clean_input, detect_language, normalize
 from .bank import FALSE, TRUE, Question
 from . import structure as S
 from .terms import form_in, forms_of, terms_in
@@ -24,6 +24,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 # a reply phrase "covers" a key point by embedding when it is at least this similar AND that key
 # point is its nearest among every key point of the bank (absolute e5 cosines alone are too flat)
 EMBED_MIN_SIM = 0.84
+MAX_REPLY_CHARS = 1000  # a longer reply is graded on its start (pasting the card earns nothing more)
 EMBED_MIN_Z = 4.0  # ... and stands out: (sim - mean over the pool) / std over the pool
 TRUE_WORDS = {"对", "正确", "是", "是的", "真", "true", "t", "yes", "y", "right", "correct", "√", "✓", "o"}
 FALSE_WORDS = {"错", "错误", "不对", "否", "不是", "假", "false", "f", "no", "n", "wrong", "incorrect", "×", "✗", "x"}
@@ -151,7 +152,7 @@ class Grader:
 
     # -- grading -----------------------------------------------------------------------------
     def grade(self, q: Question, reply: str) -> Grade:
-        reply = (reply or "").strip()
+        reply = clean_input(reply if isinstance(reply, str) else "")[:MAX_REPLY_CHARS]
         lang = detect_language(reply) if re.search(r"[A-Za-z\u3400-\u9fff]{2,}", reply) else "zh"
         matched: list[str] = []
         missed: list[str] = []

@@ -88,7 +88,8 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     # barriers waits for a descheduled thread (measured: 10x slower answers; bench/API_RESULTS.md).
     # Must be set before the embedder's library starts its thread pool; an explicit value wins.
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("s2r_tutor").setLevel(logging.INFO)
     settings = Settings()
     host = settings.host if host is None else host
     port = settings.port if port is None else port

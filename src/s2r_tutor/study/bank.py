@@ -263,6 +263,9 @@ def _heading_recall(card: _Card, c: Chunk) -> list[Question]:
                 kps += [S.strip_enum(i) for i in lst.items]
         kps += st.examples
     kps = list(dict.fromkeys(kps))
+    # a clause that merely strings together other key points ('重量、关节结构、电机性能…的差异'
+    # beside the list items) is dropped: each point is asked for once
+    kps = [k for k in kps if not any(o != k and normalize(o) in normalize(k) for o in kps)]
     if not kps:
         return []
     quote = st.paragraphs[-1] if st.paragraphs else c.text.strip().splitlines()[0]

@@ -24,6 +24,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 # a reply phrase "covers" a key point by embedding when it is at least this similar AND that key
 # point is its nearest among every key point of the bank (absolute e5 cosines alone are too flat)
 EMBED_MIN_SIM = 0.84
+MAX_MISSED_SHOWN = 5  # feedback quotes at most this many missed key points
 MAX_REPLY_CHARS = 1000  # a longer reply is graded on its start (pasting the card earns nothing more)
 EMBED_MIN_Z = 4.0  # ... and stands out: (sim - mean over the pool) / std over the pool
 TRUE_WORDS = {"对", "正确", "是", "是的", "真", "true", "t", "yes", "y", "right", "correct", "√", "✓", "o"}
@@ -224,7 +225,11 @@ def feedback(q: Question, verdict: str, matched: list[str], missed: list[str], l
         if matched:
             lines.append(("答到了：" if zh else "You covered: ") + "、".join(f"「{m}」" for m in matched))
         if missed:
-            lines.append(("还漏了：" if zh else "You missed: ") + "、".join(f"「{m}」" for m in missed))
+            shown = "、".join(f"「{m}」" for m in missed[:MAX_MISSED_SHOWN])
+            more = len(missed) - MAX_MISSED_SHOWN
+            if more > 0:
+                shown += f"（另有 {more} 项）" if zh else f" (and {more} more)"
+            lines.append(("还漏了：" if zh else "You missed: ") + shown)
     if verdict != "correct" and not by_points:
         lines.append(("正确答案：" if zh else "Expected answer: ") + q.answer)
     if q.explanation and not by_points and q.quote not in q.explanation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -56,11 +57,18 @@ def weighted(dense: list[tuple[int, float]], sparse: list[tuple[int, float]], w:
     return fused
 
 
+#: query -> {section anchor: bonus added to its fused score}; how the question is phrased says which
+#: kind of section answers it, which neither similarity signal sees.
+SectionPrior = Callable[[str], dict[str, float]]
+
+
 class Retriever:
-    def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings):
+    def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings,
+                 prior: SectionPrior | None = None):
         self.index = index
         self.embedder = embedder
         self.settings = settings
+        self.prior = prior
 
     def rank(self, query: str, k: int, mode: str = "hybrid") -> list[Ranked]:
         """mode: 'hybrid' (default), 'dense' or 'sparse' (the latter two for benchmarks and diagnosis)."""
@@ -85,6 +93,10 @@ class Retriever:
         else:
             fused = rrf([[i for i, _ in dense], [i for i, _ in sparse]], self.settings.rrf_k,
                         [self.settings.rrf_dense_weight, 1.0])
+        if mode == "hybrid" and self.prior is not None:
+            bonus = self.prior(query)
+            for i in fused:
+                fused[i] += bonus.get(self.index.chunks[i].anchor, 0.0)
         d, s = dict(dense), dict(sparse)
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
         return [Ranked(i, float(sc), d.get(i), s.get(i)) for i, sc in order]

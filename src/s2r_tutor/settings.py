@@ -73,6 +73,10 @@ class Settings(BaseSettings):
         3.0, gt=0, description="weight of the dense ranking in RRF (sparse has 1): dense is the stronger signal"
     )
     dense_weight: float = Field(0.6, ge=0, le=1, description="share of the dense score in weighted fusion")
+    intent_prior: float = Field(
+        0.2, ge=0, description="bonus (in fused-score units) for sections of the intent the question's phrasing "
+        "names; 0 turns the prior off"
+    )
     candidates: int = Field(20, gt=0, description="hits taken from each retriever before fusion")
 
     top_k: int = Field(5, gt=0, le=50, description="default number of hits returned by search")

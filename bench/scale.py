@@ -76,7 +76,7 @@ def _queries(query_file: str, tokenizer) -> list[list[str]]:
     return [tokenizer(q) for q in questions([query_file])]
 
 
-def sparse_scale(size: int, impl: str, workdir: str, query_file: str, reps: int) -> dict:
+def sparse_scale(size: int, impl: str, workdir: str, query_file: str, reps: int, max_queries: int = 0) -> dict:
     """Build + query one BM25 implementation over `size` synthetic chunks (pre-tokenized: every
     implementation gets the same jieba tokens, so the comparison is of the index, not the tokenizer)."""
     from s2r_tutor.tokenize import make_tokenizer
@@ -85,7 +85,7 @@ def sparse_scale(size: int, impl: str, workdir: str, query_file: str, reps: int)
     pool = synth.card_sentences()
     corpus = synth.make_corpus(pool, size)
     toks = synth.tokens(pool, corpus, tokenizer)
-    qtoks = _queries(query_file, tokenizer)
+    qtoks = _queries(query_file, tokenizer)[: max_queries or None]
     out: dict = {"size": size, "impl": impl, "avg_tokens": round(sum(map(len, toks)) / size, 1)}
     if impl == "ours":  # real jieba throughput, for the end-to-end build estimate
         sample = corpus.texts[: min(size, 2000)]

@@ -124,3 +124,33 @@ def test_notes_starters_export_and_card_tab_view(tmp_path, tutor):
     # card order: the reality-gap section comes before the notes section
     assert md.index("[04-08#reality-gap]") < md.index("[04-08#notes]")
     assert export_markdown(store, "nobody", tutor.chunks).rstrip().endswith("（还没有笔记）")
+
+
+def test_concurrent_writers_all_land(tmp_path, bank):
+    """The chat runs handlers in threads: simultaneous answers wait for each other, none is lost."""
+    import threading
+
+    store = StudyStore(tmp_path / "s.sqlite3")
+    errors: list[Exception] = []
+
+    def answer(reader: str) -> None:
+        try:
+            for q in bank[:20]:
+                store.record(reader, q, "correct", 1.0, "x")
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=answer, args=(f"r{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert [StudyStore(store.path).summary(f"r{i}")["correct"] for i in range(4)] == [20] * 4
+
+
+def test_unopenable_path_gives_a_clear_error(tmp_path):
+    folder = tmp_path / "study.sqlite3"
+    folder.mkdir()  # a directory where the file should be
+    with pytest.raises(StudyStoreError, match="cannot be opened|failed"):
+        StudyStore(folder).notes("ann")

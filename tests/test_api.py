@@ -7,13 +7,19 @@ uvicorn on a free loopback port in a background thread.
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
+import subprocess
+import sys
 import threading
+import time
 
 import httpx
 import pytest
 
 from s2r_tutor.models import Answer, Citation, Hit
+from s2r_tutor.settings import PROJECT_ROOT
 from s2r_tutor.web.api import allowed_origins
 from s2r_tutor.web.feedback import Feedback, FeedbackLog
 from s2r_tutor.web.render import answer_markdown, sources_block, user_text
@@ -233,3 +239,33 @@ def test_feedback_log_appends_whole_lines(tmp_path):
         t.join()
     rows = log.read()
     assert len(rows) == 100 and all(r["question"] == "什么是 Sim2Real？" and r["liked"] for r in rows)
+
+
+# --------------------------------------------------------------------------- the README path
+
+def test_python_app_py_serves_the_chat(settings, tmp_path):
+    """`python app.py` as a newcomer runs it (own process, Settings from the environment)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "S2R_PORT": str(port), "S2R_INDEX_DIR": str(settings.index_dir),
+           "S2R_FEEDBACK_FILE": str(tmp_path / "feedback.jsonl")}
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=PROJECT_ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            assert proc.poll() is None, proc.stderr.read()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "app.py did not start serving"
+            time.sleep(0.5)
+        assert "Sim2Real" in httpx.get(f"http://127.0.0.1:{port}/", timeout=30).text
+        r = httpx.post(f"http://127.0.0.1:{port}/api/ask", json={"question": "什么是 Sim2Real？"}, timeout=60)
+        assert r.status_code == 200 and r.json()["citations"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -218,6 +218,7 @@ def test_bad_origin_setting_is_refused(settings):
 def test_user_text_and_corpus_text_are_escaped():
     assert "<img" not in user_text(XSS) and "&lt;img" in user_text(XSS)
     assert "<script" not in answer_markdown("a <script>alert(1)</script> **b** [1]")
+    assert "](" not in answer_markdown("[x](javascript:alert(1)) ![i](http://evil.example/p.png) [1]")
     c = Citation(marker=1, chunk_id="04-08#x", section="卡 > <b>章节</b>", quote=XSS, text=XSS, source="a.md")
     block = sources_block([c], "zh")
     assert "<img" not in block and "<b>" not in block and "[1]" in block and block.startswith("<details")

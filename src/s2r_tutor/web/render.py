@@ -30,8 +30,9 @@ def user_text(text: str) -> str:
 
 
 def answer_markdown(text: str) -> str:
-    """The answerer's Markdown, with HTML disabled: `<` and `&` are escaped, Markdown is kept."""
-    return text.replace("&", "&amp;").replace("<", "&lt;")
+    """The answerer's Markdown with HTML, inline links and images disabled (`<` and `&` escaped,
+    `](` broken): lists, bold and `[n]` markers stay; nothing can point the page at another host."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace("](", "]\\(")
 
 
 def section_title(section: str) -> str:

@@ -129,3 +129,24 @@ def test_dev_set_is_separate_from_eval_set(cases, tutor):
         Intent(row["intent"])
     held_out = {normalize(c.question) for c in cases}
     assert not held_out & {normalize(r["question"]) for r in dev}
+
+
+CASE_FILES = [p for p in sorted(EVAL.glob("*.jsonl")) if p != DEV]  # dev.jsonl is retrieval-only, checked above
+
+
+@pytest.mark.parametrize("path", [*CASE_FILES, PROJECT_ROOT / "tests/data/cards/cases.jsonl"],
+                         ids=lambda p: p.name if p.parent == EVAL else "cards/" + p.name)
+def test_every_eval_file_parses(path, tutor):
+    cases = load_cases(path)
+    if path.parent == EVAL:
+        check_sections(cases, {f"{c.doc_id}#{c.anchor}" for c in tutor.chunks})
+
+
+def test_held_out_sets_do_not_share_questions():
+    seen: dict[str, str] = {}
+    for path in sorted(EVAL.glob("*.jsonl")):
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            if raw.strip() and not raw.lstrip().startswith("#"):
+                q = normalize(json.loads(raw)["question"])
+                assert q not in seen, f"{path.name} repeats a question of {seen[q]}"
+                seen[q] = path.name

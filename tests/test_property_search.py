@@ -16,7 +16,7 @@ from s2r_tutor.embedders import get_embedder
 from s2r_tutor.errors import QueryError
 from s2r_tutor.models import Answer, Hit
 from s2r_tutor.text import clean_input
-from test_property_text import NASTY, nasty_text
+from test_property_text import NASTY, nasty_text, utf8_text
 
 SLOWISH = settings(max_examples=20, deadline=None,
                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -52,6 +52,7 @@ def check_answer(a: Answer) -> None:
 @SLOWISH
 @given(q=queries, k=st.integers(1, 60))
 def test_search_any_text(tutor, q, k):
+    """P2: any text, any k: hits best-first, unique, at most k (capped at 50)."""
     try:
         hits = tutor.search(q, k=k)
     except QueryError:
@@ -82,11 +83,35 @@ def test_search_bad_k(tutor, k):
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(q=queries)
 def test_ask_any_text(tutor, q):
+    """P2: any text: a refusal without citations, or an answer whose every quote is a span."""
     try:
         a = tutor.ask(q)
     except QueryError:
         return
     check_answer(a)
+
+
+turns = st.lists(st.tuples(st.sampled_from(["user", "assistant"]),
+                           st.one_of(utf8_text, st.sampled_from(["什么是域随机化？", "那第二个呢？", "还有呢？",
+                                                                 "举个例子", "What about the second one?"]))),
+                 max_size=8)
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(history=turns, q=st.sampled_from(["那第二个呢？", "还有呢？", "它和系统辨识有什么区别？", "举个例子", "why?"]))
+def test_ask_follow_up_over_any_history(tutor, history, q):
+    """P2, R66: follow-up questions resolved against arbitrary histories (any text, any roles in
+    any order, NUL and RTL included) never crash and stay cited."""
+    hist = [{"role": r, "content": c} for r, c in history]
+    check_answer(tutor.ask(q, history=hist))
+
+
+def test_history_with_lone_surrogate_is_rejected_not_crashed(tutor):
+    """R66: a lone surrogate in a history turn is rejected by validation (422 over HTTP)."""
+    import pydantic
+    with pytest.raises((QueryError, pydantic.ValidationError)):
+        tutor.ask("那第二个呢？", history=[{"role": "user", "content": "什么是域随机化\ud800"}])
 
 
 def test_ask_very_long_and_long_history(tutor):
@@ -127,7 +152,7 @@ def e5():
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(cards=corpora(), q=queries)
 def test_random_corpus_search_and_ask(tmp_path, e5, cards, q):
-    """Random corpora (1-3 cards, empty sections, odd ids and headings) index, search and answer
+    """P3: random corpora (1-3 cards, empty sections, odd ids and headings) index, search and answer
     without crashing; results obey the same contracts."""
     root = tmp_path / uuid.uuid4().hex
     for name, text in cards.items():

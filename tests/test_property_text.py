@@ -46,7 +46,7 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 @FAST
 @given(nasty_text)
 def test_clean_input_never_crashes_and_is_clean(s):
-    """R01-R04: control characters, lone surrogates, RTL overrides, emoji are cleaned, never crash."""
+    """R01 R02 R03 R04 P1: control characters, lone surrogates, RTL overrides, emoji are cleaned, never crash."""
     out = clean_input(s)
     out.encode("utf-8")  # no lone surrogate survives
     assert out == out.strip()
@@ -65,7 +65,7 @@ def test_clean_input_very_long():
 @FAST
 @given(nasty_text)
 def test_sentences_are_exact_spans(s):
-    """Every sentence `sentences()` returns is an exact substring of its input (citations rely on it)."""
+    """P1: every sentence `sentences()` returns is an exact substring of its input (citations rely on it)."""
     for sent in sentences(s):
         assert sent and sent in s
 
@@ -73,6 +73,7 @@ def test_sentences_are_exact_spans(s):
 @FAST
 @given(nasty_text)
 def test_normalize_and_language_total(s):
+    """P1: total on any text."""
     assert isinstance(normalize(s), str)
     assert detect_language(s) in ("zh", "en")
 
@@ -87,7 +88,7 @@ def tokenizer():
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(nasty_text)
 def test_tokenizer_total_and_deterministic(tokenizer, s):
-    """The jieba path takes any text (surrogates and controls included) and gives clean tokens."""
+    """P1: the jieba path takes any text (surrogates and controls included) and gives clean tokens."""
     toks = tokenizer(s)
     assert toks == tokenizer(s)
     for t in toks:
@@ -118,7 +119,7 @@ def card_text(body: str, cid: str = "t-01") -> str:
 @settings(max_examples=150, deadline=None)
 @given(card_body, st.integers(60, 800))
 def test_parse_and_chunk_arbitrary_cards(body, max_chars):
-    """Random card bodies either parse or raise CorpusError; chunks have unique ids and real text."""
+    """P4: random card bodies either parse or raise CorpusError; chunks have unique ids and real text."""
     text = card_text(body)
     try:
         card = parse_card(text, "t.md")

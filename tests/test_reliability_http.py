@@ -23,26 +23,19 @@ import pytest
 from s2r_tutor.settings import PROJECT_ROOT
 from test_reliability_support import free_port, get_raw, raw_http
 
-SERVE = """
-import sys, uvicorn
-from s2r_tutor.settings import Settings
-from s2r_tutor.web.server import build_app
-port, index, var = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-s = Settings(index_dir=index, feedback_file=f"{var}/feedback.jsonl", study_db=f"{var}/study.sqlite3")
-uvicorn.run(build_app(s), host="127.0.0.1", port=port, log_level="warning", access_log=False)
-"""
-
 ARTIFACTS = PROJECT_ROOT / "tests" / "artifacts"
 
 
 @pytest.fixture(scope="module")
 def server(tutor, settings, tmp_path_factory):
-    """(port, process): the app as `s2r-tutor serve` runs it, over the session's index."""
+    """(port, process): `s2r-tutor serve` in its own process, over the session's index."""
     var = tmp_path_factory.mktemp("var")
     port = free_port()
     log = open(var / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-c", SERVE, str(port), str(settings.index_dir), str(var)],
-                            stdout=log, stderr=subprocess.STDOUT, cwd=PROJECT_ROOT)
+    env = {**os.environ, "S2R_INDEX_DIR": str(settings.index_dir), "S2R_CORPUS_DIR": str(settings.corpus_dir),
+           "S2R_FEEDBACK_FILE": str(var / "feedback.jsonl"), "S2R_STUDY_DB": str(var / "study.sqlite3")}
+    proc = subprocess.Popen([sys.executable, "-m", "s2r_tutor.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=log, stderr=subprocess.STDOUT, cwd=PROJECT_ROOT, env=env)
     deadline = time.monotonic() + 180
     while True:
         if proc.poll() is not None:

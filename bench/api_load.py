@@ -183,8 +183,10 @@ errors column. For scale: on the same box, sequential requests to an idle server
 - `web_concurrency = {s.web_concurrency}` (default): one `anyio.CapacityLimiter` shared by the API routes and the chat
   handlers, so at most that many `Tutor.ask`/`search` calls run at once in worker threads, whatever mix of
   API and chat traffic arrives; the rest wait on the event loop without holding a thread. The work is
-  CPU-bound, so more workers than cores add contention and tail latency (the 4-worker rows) without
-  adding throughput; 2 matches the cores and keeps one answer going while another waits on the GIL.
+  CPU-bound: with OpenMP off, 1, 2 and 4 workers give the same throughput within this box's noise (the
+  two cores are the limit, and run-to-run noise on a shared box is larger than the differences).
+  2 matches the cores, keeps one answer going while another holds the GIL, and leaves a request that
+  arrives during a slow answer less to wait for than 1 would; more than the cores only adds threads.
 - Gradio queue: `default_concurrency_limit = web_concurrency` (chat events let through at once match the
   pool they wait on, so queue positions shown to users are honest) and `max_size = {s.queue_max_size}` (beyond
   that a user sees "queue full" instead of an ever-growing wait). The API does not go through the Gradio

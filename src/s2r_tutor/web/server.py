@@ -85,7 +85,7 @@ def serve(host: str | None = None, port: int | None = None) -> None:
 
     # Parallelism comes from the `web_concurrency` worker threads, one query each. An OpenMP team
     # inside every embedding call as well oversubscribes the cores, and on a busy machine each of its
-    # barriers waits for a descheduled thread (measured: 10x slower answers; bench/API_RESULTS.md).
+    # barriers waits for a descheduled thread (measured: one worker 5-15x slower; bench/API_RESULTS.md).
     # Must be set before the embedder's library starts its thread pool; an explicit value wins.
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

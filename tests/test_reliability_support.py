@@ -99,7 +99,8 @@ class FakeLLM:
 
     ok (reply with `self.content`), hang (never answer), malformed (not JSON), wrong_shape (JSON
     without choices), http500, stream_forever (an endless SSE/body stream), huge (a multi-MB
-    reply), slow_drip (a few bytes per second), empty (no content), close (drop the connection).
+    reply), slow_drip (a few bytes per second), empty (no content), close (drop the connection),
+    redirect (a 307 to another host, which must not be followed).
     Every request body is recorded in `self.requests` (to check what the prompt contained).
     """
 
@@ -159,6 +160,12 @@ class FakeLLM:
 
             def _huge(self):
                 self._send(self._completion("仿真" * 3_000_000))
+
+            def _redirect(self):  # to a host that must never be contacted
+                self.send_response(307)
+                self.send_header("Location", "http://198.51.100.7/v1/chat/completions")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
 
             def _hang(self):
                 fake.stop.wait(120)

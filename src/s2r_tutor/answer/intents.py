@@ -53,7 +53,7 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
     (I.reality_gap, any_of(r"(?:works?|walks?|fine|good|well|succeeds?) in (?:the )?sim.{0,40}(?:not|fail|doesn't|don't|but)",
                            r"why .{0,50}(?:fail|not work|break|struggle).{0,30}(?:real|physical|hardware)",
                            r"(?:仿真|模拟)(?:里|中)?.{0,12}好.{0,16}(?:真机|真实|现实|现场).{0,10}(?:拉胯|翻车|不行|不灵|掉链子|崩|废|垮)",
-                           r"behaves? differently", r"differ\w* .{0,30}(?:than|from) (?:in )?(?:the )?sim",
+                           r"behaves? differently", r"differ\w* .{0,30}(?:than|from) (?:in )?(?:the )?sim(?!\s*2\s*real|[\s-]*to[\s-]*real)",
                            r"hard to (?:simulate|model)", r"难(?:以|被)?(?:完全)?模拟", r"模拟不(?:了|出来)",
                            r"(?:仿真|模拟|虚拟)(?:里|中|上)?.{0,10}(?:好|行|会|能|可以|没问题).{0,12}(?:真实|真机|现实|实际|实物).{0,10}(?:不|没|差|却)"), 3.2),
     (I.reality_gap, any_of(r"(?:完全|百分百|100%|一模一样|完美)(?:地)?(?:模拟|复制|还原)",
@@ -70,7 +70,7 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                        r"(?:怎么|如何|怎样)(?:才能)?(?:让|使).{0,12}(?:真机|真实|现实|现场|迁移).{0,8}(?:更|稳|好|可靠|成功)",
                        r"how (?:can|do|should) (?:we|i|you) make .{0,40}(?:robust|work|transfer|stable|reliable)"), 3.5),
     # rl vs sim2real
-    (I.rl_vs_sim2real, any_of(r"强化学习", r"增强学习", r"reinforcement", r"\brl\b"), 2.6),
+    (I.rl_vs_sim2real, any_of(r"强化学习", r"增强学习", r"reinforcement", r"\brl\b"), 3.0),
     # physical system
     (I.physical_system, any_of(r"软件问题", r"只是(?:软件|算法|代码)", r"纯软件", r"硬件", r"本体", r"机器人的?身体", r"机身",
                                r"世界模型", r"减速器", r"关节结构", r"电机性能", r"software", r"hardware", r"robot body",
@@ -102,7 +102,7 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
 ]
 
 # A complaint: a symptom observed after a change or at a place.
-SYMPTOM = any_of(r"摔", r"跌", r"倒", r"不稳", r"下降", r"降低", r"不如", r"差了", r"拉胯", r"翻车", r"不灵", r"往下掉",
+SYMPTOM = any_of(r"摔", r"跌", r"倒", r"不稳", r"出错", r"错误", r"识别不", r"认不出", r"\berrors?\b", r"mistak", r"下降", r"降低", r"不如", r"差了", r"拉胯", r"翻车", r"不灵", r"往下掉",
                  r"掉下", r"掉落", r"掉了", r"\bdrop(?:s|ped|ping)?\b", r"slow", r"lower", r"less stable", r"站不住", r"晃", r"打滑", r"变慢", r"变差", r"慢了", r"卡顿", r"抖", r"振荡",
                  r"偏了", r"跑偏", r"偏(?:移|掉|得|$)", r"(?:总是|老是|总|老)偏", r"偏差", r"精度", r"不准", r"误差(?:大|变大)", r"失败", r"走不好", r"走不动", r"不好使",
                  r"出问题", r"失效", r"不行了", r"效果(?:变)?差", r"\bfall", r"fell", r"unstable", r"wobbl",
@@ -114,7 +114,7 @@ CONTEXT = any_of(r"客户", r"现场", r"工厂", r"车间", r"仓库", r"户外
                  r"customer", r"client", r"on[\s-]*site", r"factory", r"warehouse", r"outdoor", r"grass", r"after",
                  r"\bnew\b", r"replac", r"swap", r"load", r"carr", r"field", r"deploy", r"than in (?:the )?sim",
                  r"in the lab", r"real robot", r"in reality", r"since", r"added", r"adding", r"upgrad", r"加了", r"加装",
-                 r"供应商", r"supplier", r"vendor", r"搬到", r"moved")
+                 r"供应商", r"supplier", r"vendor", r"搬到", r"moved", r"灯光", r"光线", r"光照", r"lighting")
 SCENARIO_WEIGHT = 2.7
 
 # Which intent a retrieved section speaks to (the retrieval prior).
@@ -164,3 +164,4 @@ def detect_intent(question: str, anchors: list[str]) -> IntentScore:
     order = [i for i in Intent]
     best = max(scores, key=lambda i: (scores[i], -order.index(i)))
     return IntentScore(best, scores, ruled)
+

@@ -1,0 +1,137 @@
+"""What the answers say: key card phrases per intent in zh and en, the RL table, scenario
+walkthroughs, language, rendering, and template validation."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from s2r_tutor.answer import render_text
+from s2r_tutor.answer.templates import Templates
+from s2r_tutor.errors import TemplateError
+from s2r_tutor.settings import PROJECT_ROOT
+
+# (question, intent, phrases that must appear in the answer)
+PER_INTENT = [
+    ("什么是Sim2Real", "definition", ["Simulation to Reality", "迁移到真实机器人"]),
+    ("What is Sim2Real?", "definition", ["Simulation to Reality", "In one sentence"]),
+    ("为什么要先在仿真里训练？", "why_simulation", ["设备磨损", "人员安全", "并行训练", "噪声"]),
+    ("Why train in simulation instead of on the real robot?", "why_simulation", ["A · Cost", "设备磨损", "并行训练"]),
+    ("从仿真训练到真实部署的流程", "loop", ["构建仿真环境", "现场适配", "真实部署"]),
+    ("What are the steps from simulation to deployment?", "loop", ["大规模训练", "真实部署"]),
+    ("为什么仿真里会走，真实机器人却可能不会？", "reality_gap", ["摩擦系数", "响应延迟", "Reality Gap"]),
+    ("What causes the reality gap?", "reality_gap", ["Friction", "传感器会有噪声", "近似"]),
+    ("Sim2Real 怎么缩小差距？", "methods", ["域随机化", "系统辨识", "真机微调", "鲁棒策略"]),
+    ("How do you close the sim-to-real gap?", "methods", ["Domain Randomization", "System Identification",
+                                                          "Real-world Fine-tuning", "Robust Policy"]),
+    ("Sim2Real 只是一个软件问题吗？", "physical_system", ["不是", "减速器", "世界模型"]),
+    ("Is sim2real just a software problem?", "physical_system", ["电机性能", "Robot body"]),
+    ("为什么 Sim2Real 很难？", "why_hard", ["真实世界无法被完全模拟", "真机验证仍然不可避免"]),
+    ("Why is Sim2Real hard?", "why_hard", ["本体参数存在误差", "完美复制品"]),
+    ("帮我快速记忆 Sim2Real", "quick_memory", ["Simulation", "Reality Gap", "Adaptation", "Deployment"]),
+    ("sim2real key takeaways", "quick_memory", ["Deployment", "经得住真实世界验证"]),
+    ("Sim2Real 有哪些相关概念？", "related", ["04-04", "04-07", "单一仿真条件"]),
+    ("What concepts are related to Sim2Real?", "related", ["04-06", "Robot data"]),
+    ("强化学习和 Sim2Real 有什么区别？", "rl_vs_sim2real", ["强化学习 ≠ Sim2Real"]),
+    ("How is RL different from Sim2Real?", "rl_vs_sim2real", ["Bottom line", "强化学习 ≠ Sim2Real"]),
+]
+
+
+@pytest.mark.parametrize("question,intent,phrases", PER_INTENT, ids=[q for q, _, _ in PER_INTENT])
+def test_intent_answers_in_both_languages(tutor, question, intent, phrases):
+    answer = tutor.ask(question)
+    assert answer.intent == intent and not answer.refused
+    assert answer.language == ("en" if question.isascii() else "zh")
+    for p in phrases:
+        assert p in answer.answer, p
+    assert answer.followups and all(f != question for f in answer.followups)
+    assert answer.backend == "template"
+
+
+@pytest.mark.parametrize("question", ["强化学习和 Sim2Real 有什么区别？", "What's the difference between RL and sim2real?"])
+def test_rl_table_every_cell_cited_and_bottom_line(tutor, question):
+    answer = tutor.ask(question)
+    rows = [ln for ln in answer.answer.splitlines() if ln.startswith("|")]
+    assert len(rows) == 6  # header, separator, four rows
+    for row in rows[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) == 3 and all("[" in c for c in cells[1:]), row
+    assert "强化学习 ≠ Sim2Real" in answer.answer.split(rows[-1])[1]  # the bottom line comes after the table
+    assert "可以在仿真或真实环境中训练" in answer.answer
+
+
+# (complaint, a card scenario it must resemble, gap-factor tags that must be named)
+SCENARIOS = [
+    ("机器人实验室里走得很好，到客户工厂就容易摔。", "实验室到工厂", ["地面 / 摩擦"]),
+    ("空载正常，背上设备后步态不稳定。", "负载变化", ["本体参数 / 负载变化"]),
+    ("换了一批传感器以后效果变差。", "更换传感器", ["传感器差异 / 噪声"]),
+    ("仿真测试全部通过，但现场动作精度不够。", "现场精度", ["模型误差 / 控制"]),
+    ("机器狗一到户外草地就走不稳", "实验室到工厂", ["地面 / 摩擦", "环境变化 / 泛化"]),
+    ("换了新电机以后动作变慢", "现场精度", ["本体 / 电机性能", "模型误差 / 控制"]),
+    ("载重以后容易摔", "负载变化", ["本体参数 / 负载变化"]),
+    ("the arm is less precise on site than in simulation", "on-site precision", ["model error / control"]),
+    ("after we mounted a heavier battery the quadruped keeps tipping over", "payload change", ["payload change"]),
+    ("客户现场光线很强，视觉抓取老是抓偏", "更换传感器", ["传感器差异 / 噪声"]),
+]
+
+
+@pytest.mark.parametrize("complaint,pattern,factors", SCENARIOS, ids=[s[0] for s in SCENARIOS])
+def test_scenario_walkthrough(tutor, complaint, pattern, factors):
+    answer = tutor.ask(complaint)
+    assert answer.intent == "scenario" and not answer.refused
+    text = answer.answer
+    assert pattern in text
+    for f in factors:
+        assert f in text, f
+    cited = {c.chunk_id for c in answer.citations}
+    assert "04-08#reality-gap" in cited  # why: the reality-gap section
+    assert cited & {"04-08#domain-randomization", "04-08#system-identification",
+                    "04-08#real-world-fine-tuning", "04-08#robust-policy"}  # what to check: the methods
+    assert "真机安全验证仍然不可省略" in text  # and real-machine validation
+
+
+def test_english_question_gets_english_framing_and_chinese_quotes(tutor):
+    answer = tutor.ask("Why is Sim2Real hard?")
+    assert answer.language == "en"
+    assert answer.answer.startswith("**Why is Sim2Real hard?**")
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in c.quote) for c in answer.citations)
+    assert all(f.isascii() for f in answer.followups)
+
+
+def test_render_text_lists_numbered_sources(tutor):
+    answer = tutor.ask("什么是 Sim2Real？")
+    out = render_text(answer)
+    assert out.startswith(answer.answer)
+    for c in answer.citations:
+        assert f"[{c.marker}] {c.section}" in out
+    assert "接下来可以问" in out
+
+
+def test_warm_ask_overhead_is_small(tutor):
+    """Everything but the one query embedding (timed separately) stays in single-digit ms."""
+    questions = ["什么是 Sim2Real？", "换了新电机以后动作变慢", "强化学习和 Sim2Real 有什么区别？", "Why is Sim2Real hard?"]
+    for q in questions:
+        tutor.ask(q)
+    over = []
+    for q in questions * 3:
+        t0 = time.perf_counter()
+        tutor.ask(q)
+        total = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        tutor.retriever.rank(q, tutor.settings.answer_top_k)
+        over.append(total - (time.perf_counter() - t0))
+    assert sorted(over)[len(over) // 2] < 0.05
+
+
+def test_templates_are_validated_at_load(tmp_path: Path):
+    Templates(PROJECT_ROOT / "prompts")  # the shipped ones load
+    for f in (PROJECT_ROOT / "prompts").glob("*.md"):
+        (tmp_path / f.name).write_text(f.read_text("utf-8"), "utf-8")
+    (tmp_path / "why_hard.en.md").write_text("**Why?**\n\n$points\n\n$secret_instructions\n", "utf-8")
+    with pytest.raises(TemplateError, match="secret_instructions"):
+        Templates(tmp_path)
+    (tmp_path / "why_hard.en.md").unlink()
+    with pytest.raises(TemplateError, match="why_hard.en.md"):
+        Templates(tmp_path)

@@ -208,7 +208,7 @@ def test_gradio_upload_is_refused_or_bounded(server):
 def test_slow_clients_do_not_block_others(server):
     """R89: 48 slowloris connections (headers dripped a byte at a time, never finished) and 8 slow
     bodies (Content-Length 1000, 10 bytes sent) are held open; meanwhile normal requests are
-    answered in under 10 s each. Then all are closed and the server is still healthy."""
+    answered in under 20 s each (~1 s here). Then all are closed and the server is still healthy."""
     port, _ = server
     socks = []
     try:
@@ -230,7 +230,7 @@ def test_slow_clients_do_not_block_others(server):
             assert healthy(port)
             r = httpx.post(f"http://127.0.0.1:{port}/api/ask", json={"question": "什么是域随机化？"}, timeout=30)
             assert r.status_code == 200 and r.json()["citations"]
-            assert time.monotonic() - t0 < 10
+            assert time.monotonic() - t0 < 20  # blocked would be forever; 20 s leaves room for a busy CI box
             time.sleep(0.5)
     finally:
         for s in socks:

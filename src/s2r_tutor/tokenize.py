@@ -46,9 +46,10 @@ def _jieba(extra: Path | None):
     for line in user_dict_terms(extra):
         # Terms with spaces ("Reality Gap") cannot be jieba words; the ASCII splitter handles them.
         parts = line.rsplit(maxsplit=2)
-        word = parts[0] if len(parts) == 3 else line.strip()
+        weighted = len(parts) == 3 and parts[1].isdigit()  # 'word freq tag'; 'Sim to Real' is a term
+        word = parts[0] if weighted else line.strip()
         if " " not in word:
-            tok.add_word(word, int(parts[1]) if len(parts) == 3 else None)
+            tok.add_word(word, int(parts[1]) if weighted else None)
     return tok
 
 

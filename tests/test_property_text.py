@@ -155,3 +155,12 @@ def test_huge_single_paragraph_stays_whole():
     body = "# A {#a}\n\n" + "仿真到现实的迁移。" * 5_000
     chunks = chunk_card(parse_card(card_text(body), "t.md"), 600)
     assert len(chunks) == 1 and len(chunks[0].text) == 45_000
+
+
+def test_user_dictionary_with_odd_lines(tmp_path):
+    """R27: a user dictionary with a three-word term ('Sim to Real', which once crashed the load
+    with ValueError), a bare word, a weighted word, blank and odd lines: loads; the words count."""
+    extra = tmp_path / "dict.txt"
+    extra.write_text("Sim to Real\n仿真平台\n策略迁移 200 n\n\n   \n1 2 3\nx y z w\n", "utf-8")
+    tok = make_tokenizer(extra)
+    assert "仿真平台" in tok("我们的仿真平台很好") and "策略迁移" in tok("做策略迁移")

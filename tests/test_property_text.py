@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from s2r_tutor.chunking import chunk_card, chunk_corpus
 from s2r_tutor.corpus import parse_card
 from s2r_tutor.errors import CorpusError
-from s2r_tutor.text import clean_input, detect_language, normalize, sentences
+from s2r_tutor.text import clean_input, detect_language, normalize, sentences, strip_comments
 from s2r_tutor.tokenize import make_tokenizer
 
 # -- strategies -------------------------------------------------------------------------------
@@ -135,8 +135,8 @@ def test_parse_and_chunk_arbitrary_cards(body, max_chars):
     assert len(ids) == len(set(ids)), f"duplicate chunk ids: {ids}"
     for c in chunks:
         assert c.text.strip() and c.chunk_id.startswith("t-01#")
-        # every line of a chunk comes from its section (splitting never invents text)
-        section_body = next(s.body for s in card.sections if s.anchor == c.anchor)
+        # every line of a chunk comes from its section, comments removed (splitting never invents text)
+        section_body = strip_comments(next(s.body for s in card.sections if s.anchor == c.anchor))
         for line in c.text.split("\n"):
             assert line in section_body
 

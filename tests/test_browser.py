@@ -26,6 +26,7 @@ pytestmark = [
                        reason=f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)"),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+expect = sync_api.expect
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -111,6 +112,7 @@ def page(browser):
     context = browser.new_context(viewport={"width": 1200, "height": 950}, locale="zh-CN")
     pg = context.new_page()
     pg.set_default_timeout(ANSWER_TIMEOUT_MS)
+    expect.set_options(timeout=ANSWER_TIMEOUT_MS)
     yield pg
     context.close()
 
@@ -138,18 +140,19 @@ def test_chat_answers_with_citations_sources_and_followups(page, base_url, web_s
     box = page.locator("#s2r-input textarea")
     box.wait_for()
     assert "Sim2Real" in box.get_attribute("placeholder")
-    assert page.get_by_text("强化学习和 Sim2Real 有什么区别？").first.is_visible()  # an example question
+    expect(page.get_by_text("强化学习和 Sim2Real 有什么区别？").first).to_be_visible()  # an example question
 
     box.fill("什么是 Sim2Real？")
     box.press("Enter")
     bot = page.locator("#s2r-chatbot [data-testid='bot']").last
     sources = bot.locator("details.s2r-sources")
     sources.wait_for()
-    assert "[1]" in bot.locator(".message-content").inner_text()
+    expect(bot.locator(".message-content")).to_contain_text("[1]")
     sources.locator("summary").click()
     quote = sources.locator(".s2r-quote").first
-    assert quote.is_visible() and quote.inner_text().strip()
-    assert sources.locator(".s2r-section").first.is_visible()
+    expect(quote).to_be_visible()
+    expect(quote).not_to_be_empty()
+    expect(sources.locator(".s2r-section").first).to_be_visible()
 
     # A follow-up suggestion is a button; clicking it asks it (history goes along).
     followup = page.locator("#s2r-chatbot .options button.option").first
@@ -196,9 +199,9 @@ def test_embed_widget_answers_and_escapes(page, base_url):
     box.press("Enter")
     answer = page.locator(".s2r-bot").last
     answer.locator("details.s2r-sources").wait_for()
-    assert answer.locator(".s2r-cite", has_text="[1]").first.is_visible()
+    expect(answer.locator(".s2r-cite", has_text="[1]").first).to_be_visible()
     answer.locator("details.s2r-sources summary").click()
-    assert answer.locator(".s2r-quote").first.is_visible()
+    expect(answer.locator(".s2r-quote").first).to_be_visible()
 
     probe_xss(page, watch, box, ".s2r-user", page.locator(".s2r-bot:not(.s2r-pending)").nth(1), "#s2r")
     finish(page, watch, "embed")

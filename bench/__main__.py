@@ -105,6 +105,7 @@ def run(cfg: Config, work: Path, log, budget_s: float) -> dict:
     # 2. latency, default threads
     res["cold_load"] = [_phase(res, f"cold load {i}", "bench.latency:cold_load", log, index_dir=card_index)
                         for i in range(cfg.cold_load_reps)]
+    res["cold_parts"] = _phase(res, "cold load parts", "bench.latency:cold_parts", log, index_dir=card_index)
     res["cli"] = _phase(res, "cli timings", "bench.latency:cli_times", log, reps=cfg.cli_reps)
     res["warm"] = _phase(res, "warm search+ask", "bench.latency:warm", log, index_dir=card_index,
                          case_files=files, reps=cfg.warm_reps, modes=["sparse", "dense", "hybrid"])

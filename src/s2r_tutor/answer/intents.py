@@ -54,7 +54,7 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                            r"why .{0,50}(?:fail|not work|break|struggle).{0,30}(?:real|physical|hardware)",
                            r"(?:仿真|模拟)(?:里|中)?.{0,12}好.{0,16}(?:真机|真实|现实|现场).{0,10}(?:拉胯|翻车|不行|不灵|掉链子|崩|废|垮)",
                            r"behaves? differently", r"differ\w* .{0,30}(?:than|from) (?:in )?(?:the )?sim(?!\s*2\s*real|[\s-]*to[\s-]*real)",
-                           r"hard to (?:simulate|model)", r"难(?:以|被)?(?:完全)?模拟", r"模拟不(?:了|出来)",
+                           r"hard to (?:simulate|model)", r"(?:match|mirror|replicate)\w* (?:the )?real", r"不能完全(?:还原|匹配|对应|一样)", r"难(?:以|被)?(?:完全)?模拟", r"模拟不(?:了|出来)",
                            r"(?:仿真|模拟|虚拟)(?:里|中|上)?.{0,10}(?:好|行|会|能|可以|没问题).{0,12}(?:真实|真机|现实|实际|实物).{0,10}(?:不|没|差|却)"), 3.2),
     (I.reality_gap, any_of(r"(?:完全|百分百|100%|一模一样|完美)(?:地)?(?:模拟|复制|还原)",
                            r"(?:perfectly|exactly|fully|100%) (?:simulat|model|replicat|copy)"), 2.5),
@@ -88,7 +88,7 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
     (I.quick_memory, any_of(r"快速记忆", r"速记", r"记住", r"记忆", r"要点", r"总结", r"概括", r"复习", r"精华",
                             r"口诀", r"划重点", r"cheat\s*sheet", r"summar", r"recap", r"key (?:points|takeaways|ideas)",
                             r"takeaway", r"remember", r"memori", r"tl;?dr", r"in short", r"nutshell", r"quick review",
-                            r"mnemonic", r"关键词", r"方便记", r"好记", r"记一下", r"keywords?", r"笔记", r"\bnotes?\b"), 2.0),
+                            r"mnemonic", r"memory", r"关键词", r"方便记", r"好记", r"记一下", r"keywords?", r"笔记", r"\bnotes?\b"), 2.0),
     (I.quick_memory, any_of(r"核心", r"\bcore\b", r"essence"), 3.5),
     # related
     (I.related, any_of(r"相关概念", r"关联", r"相关知识", r"相关的", r"还有哪些概念", r"延伸", r"拓展", r"扩展阅读",
@@ -96,6 +96,8 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                        r"further reading", r"what (?:else|next) (?:should|to|can)", r"next (?:to )?(?:read|learn|study)", r"(?:read|learn|study) next",
                        r"机器人数据", r"robot data", r"real[\s-]*world data", r"真实(?:运行)?数据", r"04-0\d",
                        r"为什么机器人仿真值得"), 2.0),
+    (I.related, any_of(r"什么时候(?:出|上线|补充|发布|更新)", r"即将补充", r"when will .{0,30}(?:card|come out|be (?:published|released))",
+                       r"coming soon"), 3.0),
     # scenario (the customer-complaint pattern, plus direct questions about the card's scenarios)
     (I.scenario, any_of(r"客户场景", r"customer scenario", r"解决方案人员", r"solution engineer", r"售前", r"pre-?sales",
                         r"客户.{0,6}(?:说|反馈|抱怨|投诉)", r"customers? (?:says?|complain|report)"), 3.0),
@@ -113,7 +115,7 @@ CONTEXT = any_of(r"客户", r"现场", r"工厂", r"车间", r"仓库", r"户外
                  r"载重", r"负载", r"背上", r"负重", r"以后", r"之后", r"一到", r"到了", r"实验室", r"空载", r"真机",
                  r"customer", r"client", r"on[\s-]*site", r"factory", r"warehouse", r"outdoor", r"grass", r"after",
                  r"\bnew\b", r"replac", r"swap", r"load", r"carr", r"field", r"deploy", r"than in (?:the )?sim",
-                 r"in the lab", r"real robot", r"in reality", r"since", r"added", r"adding", r"upgrad", r"加了", r"加装",
+                 r"in the lab", r"real robot", r"in reality", r"since", r"了.{0,12}后", r"added", r"adding", r"upgrad", r"加了", r"加装",
                  r"供应商", r"supplier", r"vendor", r"搬到", r"moved", r"灯光", r"光线", r"光照", r"lighting")
 SCENARIO_WEIGHT = 2.7
 

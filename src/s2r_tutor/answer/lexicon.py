@@ -57,6 +57,7 @@ FOREIGN_TOPICS = any_of(
 # Off the card even next to a core term: tools and products it never names, code, purchases.
 OFF_CARD = any_of(
     r"isaac", r"mujoco", r"gazebo", r"pybullet", r"webots", r"\bunity\b", r"unreal", r"\bros2?\b", r"哪个仿真器",
+    r"\bppo\b", r"\bsac\b", r"\bdqn\b", r"\btd3\b", r"推导", r"derivation", r"\bderive",
     r"(?:写|给我|贴).{0,6}代码", r"write .{0,20}code", r"\bpython\b", r"pytorch", r"价格", r"多少钱", r"\bprice",
 )
 

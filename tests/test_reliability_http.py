@@ -304,6 +304,33 @@ def test_burst_of_concurrent_requests(server):
         assert status == (400 if kind == "bad" else 200), (kind, status)
 
 
+def test_gradio_queue_flood(server):
+    """R96: 150 chat events pushed into Gradio's queue at once by clients that never listen for
+    the result: at most queue_max_size (64) are taken, the rest get 503 "Queue is full"; the HTTP
+    API still answers meanwhile, and the queue drains so a later chat event is accepted."""
+    port, _ = server
+    base = f"http://127.0.0.1:{port}"
+    config = httpx.get(base + "/config", timeout=30).json()
+    dep = next(d for d in config["dependencies"] if d.get("api_name") == "respond")
+    data = ["什么是 Sim2Real？"] + [None] * (len(dep["inputs"]) - 1)
+
+    def join(i: int) -> int:
+        return httpx.post(base + "/gradio_api/queue/join", timeout=60, json={
+            "data": data, "fn_index": dep["id"], "session_hash": f"flood{i}", "event_data": None,
+            "trigger_id": None}).status_code
+
+    with ThreadPoolExecutor(16) as pool:
+        codes = list(pool.map(join, range(150)))
+    assert set(codes) <= {200, 503} and codes.count(200) >= 64, codes
+    t0 = time.monotonic()
+    assert healthy(port, timeout=60)
+    assert time.monotonic() - t0 < 60
+    deadline = time.monotonic() + 90
+    while join(10_000) != 200:  # drained: accepted again
+        assert time.monotonic() < deadline, "the queue never drained"
+        time.sleep(2)
+
+
 # -- the load test -----------------------------------------------------------------------------
 
 QUESTIONS = ["什么是 Sim2Real？", "为什么需要仿真？", "Sim2Real 怎么缩小差距？", "什么是 Reality Gap？",

@@ -92,6 +92,24 @@ def test_scenario_walkthrough(tutor, complaint, pattern, factors):
     assert "真机安全验证仍然不可省略" in text  # and real-machine validation
 
 
+@pytest.mark.parametrize("question,history", [
+    ("除了省钱，还有别的好处吗", [{"role": "user", "content": "为什么要先在仿真里训练？"}]),
+    ("Besides cost, what other benefits does simulation have?", []),
+])
+def test_besides_one_aspect_gives_the_others(tutor, question, history):
+    cited = {c.chunk_id for c in tutor.ask(question, history).citations}
+    assert "04-08#why-simulation-cost" not in cited
+    assert {"04-08#why-simulation-safety", "04-08#why-simulation-scale", "04-08#why-simulation-control"} <= cited
+
+
+def test_a_chain_of_followups_keeps_its_topic(tutor):
+    turns = [{"role": "user", "content": "Sim2Real 怎么缩小差距？"}, {"role": "assistant", "content": "..."},
+             {"role": "user", "content": "再具体说说第二种方法"}, {"role": "assistant", "content": "..."}]
+    answer = tutor.ask("为什么？", turns)
+    assert answer.intent == "methods"
+    assert "04-08#system-identification" in {c.chunk_id for c in answer.citations}
+
+
 def test_english_question_gets_english_framing_and_chinese_quotes(tutor):
     answer = tutor.ask("Why is Sim2Real hard?")
     assert answer.language == "en"

@@ -48,8 +48,7 @@ class Answerer:
         ctx = context_for(question, history)
         own = {i for i in rule_scores(question) if i not in GENERIC_INTENTS}
         if ctx.is_followup and not own and depth < _MAX_DEPTH:
-            idx = max(i for i, t in enumerate(history) if t.role == "user" and t.content == ctx.previous)
-            intent, topic = self._intent_of(ctx.previous, history[:idx], depth + 1)
+            intent, topic = self._intent_of(ctx.previous, ctx.before, depth + 1)
             return intent, f"{topic} {question}"
         return detect_intent(question, []).intent, question
 
@@ -58,8 +57,7 @@ class Answerer:
         ctx = context_for(question, history)
         prev_intent, topic = None, None
         if ctx.is_followup:
-            idx = max(i for i, t in enumerate(history) if t.role == "user" and t.content == ctx.previous)
-            prev_intent, topic = self._intent_of(ctx.previous, history[:idx], 1)
+            prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
         query = f"{topic} {question}" if topic else question
         ranked = self.tutor.retriever.rank(query, s.answer_top_k)
         anchors = [self.tutor.chunks[r.idx].anchor for r in ranked]

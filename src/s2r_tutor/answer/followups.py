@@ -52,14 +52,21 @@ def ordinal(question: str) -> int | None:
     return next((n for pat, n in _ORDINALS if re.search(pat, q)), None)
 
 
+EXCEPT = any_of(r"除了", r"除去", r"之外", r"以外", r"别的", r"其他", r"其它", r"besides", r"other than", r"apart from",
+                r"\bexcept", r"\bother\b", r"\belse\b")
+
+
 def focus_for(question: str, intent: Intent, item_source: str | None = None) -> Focus:
-    """What `question` singles out; an ordinal picks from the intent's list (methods, aspects, items)."""
+    """What `question` singles out; an ordinal picks from the intent's list (methods, aspects, items).
+    "除了省钱，还有别的好处吗" / "besides cost, what else" single out the rest of the list."""
     q = fold(question)
     anchors = {anchor for pat, anchor in FOCUS_TERMS if pat.search(q)}
+    options = ORDINAL_LISTS.get(intent, [])
+    if EXCEPT.search(q) and anchors & set(options):
+        anchors = set(options) - anchors
     n = ordinal(item_source or question)
     item = None
-    if n is not None and intent in ORDINAL_LISTS:
-        options = ORDINAL_LISTS[intent]
+    if n is not None and options:
         anchors.add(options[n - 1 if n > 0 else -1] if n <= len(options) else options[-1])
     elif n is not None and intent in ITEM_INTENTS:
         item = n if n > 0 else 5
@@ -72,14 +79,14 @@ class Context:
 
     previous: str | None
     is_followup: bool
-
-
-def previous_question(history: list[Turn]) -> str | None:
-    return next((t.content for t in reversed(history) if t.role == "user" and t.content.strip()), None)
+    before: list[Turn]  # the history that preceded `previous` (to resolve chains of follow-ups)
 
 
 def context_for(question: str, history: list[Turn]) -> Context:
-    prev = previous_question(history)
+    idx = next((i for i in range(len(history) - 1, -1, -1)
+                if history[i].role == "user" and history[i].content.strip()), None)
     q = fold(question)
-    is_followup = bool(prev) and bool(FOLLOWUP_CUE.search(q)) and bool(CONTINUATION.search(q) or len(q) <= 40)
-    return Context(prev if is_followup else None, is_followup)
+    is_followup = idx is not None and bool(FOLLOWUP_CUE.search(q)) and bool(CONTINUATION.search(q) or len(q) <= 40)
+    if not is_followup:
+        return Context(None, False, [])
+    return Context(history[idx].content, True, history[:idx])

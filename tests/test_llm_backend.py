@@ -36,6 +36,7 @@ BEHAVIOURS = {
                                    "- 「Sim2Real 由 NASA 于 1990 年发明」 [1]\n- 真机训练永远比仿真便宜 [9]"}}]}),
     "uncited": lambda system: (200, {"choices": [{"message": {"role": "assistant", "content":
                                     "Sim2Real is a fruit grown in the mountains."}}]}),
+    "no_answer": lambda system: (200, {"choices": [{"message": {"role": "assistant", "content": "NO_ANSWER"}}]}),
     "error": lambda system: (500, {"error": {"message": "boom"}}),
 }
 
@@ -106,7 +107,7 @@ def test_good_llm_answer_is_used_and_verified(tutor, server, question):
     assert req["body"]["messages"][1]["content"] == question
 
 
-@pytest.mark.parametrize("mode", ["invent", "uncited", "malformed", "error", "huge"])
+@pytest.mark.parametrize("mode", ["invent", "uncited", "no_answer", "malformed", "error", "huge"])
 def test_bad_replies_fall_back_to_the_template(tutor, server, mode):
     Handler.mode = mode
     template = tutor.ask("什么是 Sim2Real？")

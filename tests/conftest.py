@@ -33,3 +33,26 @@ def settings(index_dir) -> Settings:
 @pytest.fixture(scope="session")
 def tutor(settings) -> Tutor:
     return Tutor.load(settings, progress=False)
+
+
+# --- headless Chromium (Debian's package; Playwright never downloads a browser) -------------------
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking flags Chromium keeps trying to reach Google's hosts on this
+# closed network; --no-sandbox because CI runs as root.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                       reason=f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()

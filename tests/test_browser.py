@@ -15,22 +15,15 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ARTIFACTS, BROWSER_MARKS
 
 from s2r_tutor.settings import PROJECT_ROOT
 from s2r_tutor.web.server import build_app, running
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                       reason=f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)"),
-]
+pytestmark = BROWSER_MARKS
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 expect = sync_api.expect
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-ARTIFACTS = PROJECT_ROOT / "tests" / "artifacts"
 XSS = "<img src=x onerror=alert(1)>"
 ANSWER_TIMEOUT_MS = 90_000          # the 2-core CI box is shared; answers take ~0.1 s when idle
 
@@ -86,14 +79,6 @@ def base_url(web_settings, tutor, portals):
         for portal in portals:
             portal.target = url
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 class Watch:

@@ -7,21 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import ARTIFACTS, BROWSER_MARKS
 
-from s2r_tutor.settings import PROJECT_ROOT
 from s2r_tutor.study.bank import generate_bank
 from s2r_tutor.study.progress import StudyStore
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"Debian's chromium is not installed at {CHROMIUM}"),
-]
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+pytestmark = BROWSER_MARKS
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-ARTIFACTS = PROJECT_ROOT / "tests" / "artifacts"
 TIMEOUT_MS = 90_000  # the 2-core box is shared
 
 
@@ -37,14 +29,6 @@ def base_url(study_settings, tutor):
 
     with running(build_app(study_settings, tutor)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def new_page(browser, **context_kw):

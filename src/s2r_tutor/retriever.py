@@ -57,7 +57,7 @@ def weighted(dense: list[tuple[int, float]], sparse: list[tuple[int, float]], w:
     return fused
 
 
-#: query -> {section anchor: bonus added to its fused score}; how the question is phrased says which
+#: query -> {section id ('04-08#methods'): bonus added to its fused score}; how the question is phrased says which
 #: kind of section answers it, which neither similarity signal sees.
 SectionPrior = Callable[[str], dict[str, float]]
 
@@ -96,7 +96,8 @@ class Retriever:
         if mode == "hybrid" and self.prior is not None:
             bonus = self.prior(query)
             for i in fused:
-                fused[i] += bonus.get(self.index.chunks[i].anchor, 0.0)
+                c = self.index.chunks[i]
+                fused[i] += bonus.get(f"{c.doc_id}#{c.anchor}", 0.0)
         d, s = dict(dense), dict(sparse)
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
         return [Ranked(i, float(sc), d.get(i), s.get(i)) for i, sc in order]

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from .answer.intents import ANCHOR_INTENT, rule_scores
 
+# ANCHOR_INTENT maps the anchors of this card; another card's "intro" must not inherit its prior.
+PRIOR_CARD = "04-08"
+
 
 def section_prior(question: str, bonus: float) -> dict[str, float]:
-    """{anchor: bonus} for the sections of the intent(s) the rules score highest; {} when none fires."""
+    """{section id: bonus} for the sections of the intent(s) the rules score highest; {} when none fires."""
     scores = rule_scores(question)
     if not scores:
         return {}
     best = max(scores.values())
     top = {intent for intent, score in scores.items() if score == best}
-    return {anchor: bonus for anchor, intent in ANCHOR_INTENT.items() if intent in top}
+    return {f"{PRIOR_CARD}#{anchor}": bonus for anchor, intent in ANCHOR_INTENT.items() if intent in top}

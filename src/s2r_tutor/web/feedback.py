@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+
+# A str can hold code points UTF-8 cannot encode: lone surrogates (a browser or JSON client can send
+# "\ud800"). They are stored as U+FFFD so the record is still written and read back as valid UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Feedback(BaseModel):
@@ -32,7 +37,7 @@ class FeedbackLog:
 
     def append(self, record: Feedback) -> dict:
         row = {"ts": datetime.now(timezone.utc).isoformat(timespec="seconds"), **record.model_dump()}
-        line = (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
+        line = _SURROGATE.sub("\ufffd", json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import threading
@@ -14,6 +15,8 @@ from pydantic import BaseModel, Field
 # A str can hold code points UTF-8 cannot encode: lone surrogates (a browser or JSON client can send
 # "\ud800"). They are stored as U+FFFD so the record is still written and read back as valid UTF-8.
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+log = logging.getLogger("s2r_tutor.web")
 
 
 class Feedback(BaseModel):
@@ -29,26 +32,52 @@ class Feedback(BaseModel):
 class FeedbackLog:
     """Appends one JSON line per record. A lock serialises writers in this process, and each record
     goes out in one `write()` on an O_APPEND descriptor, so a second process appending to the same
-    file on a local file system adds whole lines after it rather than overwriting it."""
+    file on a local file system adds whole lines after it rather than overwriting it.
+
+    A writer that died mid-append leaves a torn last line: the next append starts a fresh line so
+    only the torn record is lost, and `read()` skips lines that are not a JSON object (their count
+    is in `skipped` and logged)."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self._lock = threading.Lock()
+        self.skipped = 0  # lines the last read() could not decode
 
     def append(self, record: Feedback) -> dict:
         row = {"ts": datetime.now(timezone.utc).isoformat(timespec="seconds"), **record.model_dump()}
         line = _SURROGATE.sub("\ufffd", json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
             try:
+                size = os.fstat(fd).st_size
+                if size and os.pread(fd, 1, size - 1) != b"\n":
+                    line = b"\n" + line  # the last write was torn: do not glue this record to it
                 os.write(fd, line)
             finally:
                 os.close(fd)
         return row
 
     def read(self) -> list[dict]:
+        """Every whole record, oldest first; torn or undecodable lines are skipped and counted."""
         if not self.path.exists():
             return []
-        with self.path.open(encoding="utf-8") as f:
-            return [json.loads(line) for line in f if line.strip()]
+        rows: list[dict] = []
+        bad: list[int] = []
+        with self.path.open("rb") as f:
+            for number, raw in enumerate(f, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    row = json.loads(raw.decode("utf-8"))
+                except ValueError:  # UnicodeDecodeError and JSONDecodeError are both ValueErrors
+                    row = None
+                if isinstance(row, dict):
+                    rows.append(row)
+                else:
+                    bad.append(number)
+        self.skipped = len(bad)
+        if bad:
+            log.warning("%s: skipped %d line(s) that are not a JSON record (line %s)", self.path, len(bad),
+                        ", ".join(map(str, bad[:10])) + (" …" if len(bad) > 10 else ""))
+        return rows

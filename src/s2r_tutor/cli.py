@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from .textable import table
+
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_GATE = 0, 1, 2, 3
 
 
@@ -54,24 +56,8 @@ def cmd_search(args) -> int:
         _out("no matching sections")
         return EXIT_OK
     rows = [(str(i), f"{h.score:.4f}", h.chunk_id, _snippet(h.text)) for i, h in enumerate(hits, 1)]
-    _out(_table(("#", "score", "section", "snippet"), rows))
+    _out(table(("#", "score", "section", "snippet"), rows))
     return EXIT_OK
-
-
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    from unicodedata import east_asian_width
-
-    def width(s: str) -> int:
-        return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in s)
-
-    cols = list(zip(header, *rows))
-    widths = [max(width(c) for c in col) for col in cols]
-    lines = []
-    for r, row in enumerate([header, *rows]):
-        lines.append("  ".join(c + " " * (w - width(c)) for c, w in zip(row, widths)).rstrip())
-        if r == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def cmd_ask(args) -> int:

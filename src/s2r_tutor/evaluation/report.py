@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cli import _table
+from ..textable import table
 from .runner import EvalReport
 
 LABELS = {
@@ -33,7 +33,7 @@ def metrics_table(report: EvalReport) -> str:
     head = (f"eval: {report.n_cases} cases ({report.n_in_scope} in scope, {report.n_out_of_scope} out of scope, "
             f"{report.n_multi_turn} multi-turn; retrieval scored on {report.n_retrieval}) · "
             f"embedder {report.embedder} · backend {report.backend or '-'}")
-    return head + "\n" + _table(("metric", "name", "value", *langs, "min", "status"), rows)
+    return head + "\n" + table(("metric", "name", "value", *langs, "min", "status"), rows)
 
 
 def failures(report: EvalReport, limit: int | None = None) -> str:

@@ -5,10 +5,12 @@ Case ids (R..) are catalogued in docs/reliability.md."""
 from __future__ import annotations
 
 import os
+import sqlite3
 
 import pytest
 
 from s2r_tutor.errors import TutorError
+from s2r_tutor.study.bank import Question
 from s2r_tutor.study.progress import StudyStore, StudyStoreError
 
 
@@ -49,11 +51,25 @@ def test_odd_note_text_round_trips(tmp_path):
     assert store.notes("me")[-1].text == text.strip()
 
 
-@pytest.mark.xfail(reason="study (issue 8): a lone surrogate in a note's text or chunk id raises UnicodeEncodeError "
-                          "from sqlite3 instead of StudyStoreError", strict=False)
 @pytest.mark.parametrize("text,chunk", [("笔记\ud800", "04-08#intro"), ("笔记", "04-08#intro\udfff")])
 def test_note_with_lone_surrogate_is_a_clear_error(tmp_path, text, chunk):
     """R49: a lone surrogate (possible from any JSON client: "\\ud800") is refused as bad input."""
     store = StudyStore(tmp_path / "study.sqlite3")
-    with pytest.raises(TutorError):
+    store.add_note("me", "04-08#intro", "before")
+    with pytest.raises(TutorError, match="lone surrogate"):
         store.add_note("me", chunk, text)
+    assert [n.text for n in store.notes("me")] == ["before"]
+
+
+def test_quiz_reply_with_lone_surrogate_is_recorded(tmp_path):
+    """R49: a graded reply holding a lone surrogate is recorded (as U+FFFD), not lost to an encoder error."""
+    store = StudyStore(tmp_path / "study.sqlite3")
+    q = Question(id="q1", kind="term", template="cloze", question="?", answer="系统辨识", chunk_id="04-08#intro",
+                 section="intro", quote="x")
+    store.record("me", q, "wrong", 0.0, "答案\ud800")
+    assert store.stats("me")["q1"].last_verdict == "wrong"
+    conn = sqlite3.connect(tmp_path / "study.sqlite3")
+    try:
+        assert conn.execute("SELECT reply FROM results").fetchall() == [("答案\ufffd",)]
+    finally:
+        conn.close()

@@ -48,6 +48,18 @@ class StudyStoreError(TutorError):
     """The study database cannot be used (corrupt, locked, unwritable) or was given bad input."""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _storable(value, what: str):
+    """`value` unchanged, or StudyStoreError when it is text holding a lone surrogate (any JSON client
+    can send "\\ud800"), which sqlite3 cannot encode as UTF-8."""
+    if isinstance(value, str) and _SURROGATE.search(value):
+        raise StudyStoreError(f"the {what} holds a character that is not valid Unicode text "
+                              "(a lone surrogate such as \\ud800); remove it and try again")
+    return value
+
+
 def clean_reader(reader: object) -> str:
     """A reader id: 1-64 letters, digits, '_', '.', '@' or '-' (CJK letters allowed)."""
     text = str(reader or "").strip()
@@ -149,7 +161,7 @@ class StudyStore:
                 "INSERT INTO results (reader, question_id, chunk_id, kind, verdict, score, reply, answered_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (reader, question.id, question.chunk_id, question.kind, verdict, float(score),
-                 (reply or "")[:2000], time.time() if at is None else at))
+                 _SURROGATE.sub("\ufffd", (reply or "")[:2000]), time.time() if at is None else at))
 
     def stats(self, reader: str) -> dict[str, Stats]:
         reader = clean_reader(reader)
@@ -202,7 +214,8 @@ class StudyStore:
     # -- notes -------------------------------------------------------------------------------
     def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None) -> int:
         reader = clean_reader(reader)
-        text = (text or "").strip()
+        chunk_id = _storable(chunk_id, "section id")
+        text = _storable((text or "").strip(), "note")
         if not text:
             raise StudyStoreError("the note is empty")
         if len(text) > MAX_NOTE_CHARS:

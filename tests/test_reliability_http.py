@@ -212,8 +212,6 @@ def test_path_traversal_serves_nothing(server):
     assert get_raw(port, "/embed/static/embed.js")[0] == 200
 
 
-@pytest.mark.xfail(reason="web (issue 5): POST /gradio_api/upload stores any file of any size under /tmp/gradio "
-                          "and /gradio_api/file= serves it back; the app has no upload component", strict=False)
 def test_gradio_upload_is_refused_or_bounded(server):
     """R88: the app has no upload component, so an anonymous multipart upload (here 8 MB) must be
     refused, or at least bounded, and never served back by file=."""
@@ -227,6 +225,36 @@ def test_gradio_upload_is_refused_or_bounded(server):
             Path(path).unlink()
             Path(path).parent.rmdir()
     assert status in (400, 403, 404, 405, 413, 422) and not stored, (status, stored)
+
+
+UPLOAD_ROUTES = ["/gradio_api/upload", "/gradio_api/upload/", "/upload", "//gradio_api//upload",
+                 "/gradio_api/upload?upload_id=abc", "/gradio_api/process_recording", "/gradio_api/component_server"]
+
+
+def test_every_upload_route_is_refused_and_file_serves_only_the_apps_own_files(server):
+    """R88: every route that takes a file (old and new paths, progress, recordings, component
+    server) is refused before the body is read; file= does not serve a file someone left in Gradio's
+    temp folder, nor fetch a URL on the caller's behalf."""
+    from gradio.utils import get_upload_folder
+
+    port, _ = server
+    body = (b"--XX\r\nContent-Disposition: form-data; name=\"files\"; filename=\"x.txt\"\r\n"
+            b"Content-Type: text/plain\r\n\r\nhello\r\n--XX--\r\n")
+    for route in UPLOAD_ROUTES:
+        status, data = post(port, route, body, ctype=b"multipart/form-data; boundary=XX")
+        assert status == 403 and data == {"detail": "this app accepts no file uploads"}, (route, status, data)
+    planted = Path(get_upload_folder()) / f"r88-{os.getpid()}" / "planted.html"
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    planted.write_text("<script>alert(1)</script>planted")
+    try:
+        for path in (f"/gradio_api/file={planted}", f"/gradio_api/file/{planted}", f"/file={planted}",
+                     "/gradio_api/file=http://127.0.0.1:1/x.txt", "/gradio_api/file=https://example.com/x.png"):
+            status, data = get_raw(port, path)
+            assert status == 404 and b"planted" not in data, (path, status, data[:200])
+    finally:
+        planted.unlink()
+        planted.parent.rmdir()
+    assert healthy(port)
 
 
 # -- slow, vanishing and many clients -----------------------------------------------------------

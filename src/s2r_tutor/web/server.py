@@ -32,6 +32,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .chat import CSS, build_chat, theme
     from .embed import install_embed
     from .feedback import FeedbackLog
+    from .guard import GradioFileGuard, gradio_file_settings
     from .runtime import Runtime
 
     settings = settings or Settings()
@@ -56,11 +57,13 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         lifespan=lifespan,
     )
     app.state.runtime = runtime
+    blocks = build_chat(runtime, FeedbackLog(settings.feedback_file))
+    # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
+    app.add_middleware(GradioFileGuard, blocks=blocks)
     install_api(app, settings)
     install_docs(app)
     install_embed(app, settings)
 
-    blocks = build_chat(runtime, FeedbackLog(settings.feedback_file))
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
     blocks.queue(default_concurrency_limit=settings.web_concurrency, max_size=settings.queue_max_size)
@@ -75,6 +78,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         ssr_mode=False,
         mcp_server=False,
         show_error=True,
+        **gradio_file_settings(settings),
     )
     return app
 

@@ -1,0 +1,101 @@
+"""Gradio's file routes, narrowed to what this app uses (R88 in docs/reliability.md).
+
+Gradio mounts routes for every component it has: `/gradio_api/upload` stores any file an anonymous
+client posts (under the Gradio temp folder, /tmp/gradio by default) and `/gradio_api/file=<path>`
+serves back whatever sits in that folder, or fetches a public URL on the caller's behalf. The chat
+and the study tabs have no upload component, and the only file the app hands out is the notes
+export, which Gradio copies into its cache and records in the component's `temp_files`. So:
+
+- the upload routes (and the older paths without `/gradio_api`) answer 403 before any byte of the
+  body is read;
+- `file=` (and the older `file/`) serves only the files this app's components put in the cache;
+  anything else, a URL included, is a 404.
+
+`gradio_file_settings()` is the matching, deliberate set of `mount_gradio_app` options.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+from fastapi.responses import JSONResponse
+
+from ..settings import PROJECT_ROOT, Settings
+
+GRADIO_PREFIXES = ("/gradio_api", "")  # Gradio 4+ routes, and the older ones at the root
+REFUSED = ("/upload", "/upload_progress", "/process_recording", "/component_server")
+FILE_ROUTES = ("/file=", "/file/")
+_SLASHES = re.compile(r"/{2,}")
+
+
+def _routes(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(prefix + name for prefix in GRADIO_PREFIXES for name in names)
+
+
+class GradioFileGuard:
+    """ASGI middleware: refuses uploads, and serves `file=` only for files the app itself produced."""
+
+    refused = _routes(REFUSED)
+    file_routes = _routes(FILE_ROUTES)
+
+    def __init__(self, app, blocks):
+        self.app = app
+        self.blocks = blocks
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        path = _SLASHES.sub("/", scope["path"])
+        if path.rstrip("/") in self.refused:
+            return await _deny(403, "this app accepts no file uploads")(scope, receive, send)
+        for route in self.file_routes:
+            if path.startswith(route) and not self.served(path[len(route):]):
+                return await _deny(404, "no such file")(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+    def served(self, requested: str) -> bool:
+        """True for a file one of the app's components put in Gradio's cache (the notes export)."""
+        target = _resolved(requested)
+        if target is None:
+            return False
+        upload_set = getattr(self.blocks, "upload_file_set", None)
+        for files in getattr(self.blocks, "temp_file_sets", []):
+            if files is upload_set:
+                continue
+            if any(_resolved(f) == target for f in list(files)):
+                return True
+        return False
+
+
+def _resolved(path: str) -> Path | None:
+    try:
+        p = Path(path)
+        return p.resolve() if p.is_absolute() else None
+    except (OSError, ValueError):  # NUL bytes, loops
+        return None
+
+
+def _deny(status: int, detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=status)
+
+
+def gradio_file_settings(settings: Settings) -> dict:
+    """`mount_gradio_app` options, set on purpose rather than left to Gradio's defaults: no extra
+    allowed paths, no upload bigger than 0 bytes even if a route slipped past the guard, and the
+    project, its data and the study/feedback folders blocked from `file=` whatever else allows
+    them. Gradio also refuses to copy a file from a blocked folder into its cache, so a folder that
+    holds the cache or the temp folder the notes export is written to (e.g. a study database in
+    /tmp) is not blocked, or the export could not be downloaded."""
+    from gradio.utils import get_upload_folder
+
+    needed = [Path(get_upload_folder()).resolve(), Path(tempfile.gettempdir()).resolve()]
+    candidates = [PROJECT_ROOT, settings.corpus_dir, settings.index_dir, settings.prompts_dir,
+                  settings.study_db.parent, settings.feedback_file.parent]
+    blocked: list[str] = []
+    for folder in candidates:
+        folder = Path(folder).resolve()
+        if not any(n.is_relative_to(folder) for n in needed) and str(folder) not in blocked:
+            blocked.append(str(folder))
+    return {"allowed_paths": [], "blocked_paths": blocked, "max_file_size": 0}

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..errors import LLMError
 from ..models import Answer, Intent, Turn
 from ..text import detect_language
+from ..tokenize import make_tokenizer
 from .card import CardView, Writer
 from .compose import BUILDERS, Focus
 from .followups import CONTINUATION, context_for, focus_for, ordinal
@@ -20,6 +21,7 @@ from .llm_answer import llm_answer
 from .refusal import GENERIC_INTENTS, REFUSAL, TRY_INSTEAD, decide_scope
 from .suggestions import suggestions
 from .templates import Templates
+from .vocab import CorpusVocab
 
 log = logging.getLogger("s2r_tutor.answer")
 _MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
@@ -40,6 +42,7 @@ class Answerer:
         self.settings = tutor.settings
         self.templates = Templates(self.settings.prompts_dir)
         self.card = CardView(tutor.chunks)
+        self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict))
         self.llm = llm if llm is not None else get_llm(self.settings.llm)
 
     # -- planning ---------------------------------------------------------------------------
@@ -68,7 +71,7 @@ class Answerer:
         dense = max((r.dense or 0.0 for r in ranked), default=0.0)
         sparse = max((r.sparse or 0.0 for r in ranked), default=0.0)
         scope = decide_scope(question, dense=dense, sparse=sparse, specific_rule=specific, complaint=complaint,
-                             min_dense=s.refusal_min_dense)
+                             min_dense=s.refusal_min_dense, evidence=self.vocab.evidence(question))
         in_scope, reason = scope.in_scope, scope.reason
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             if specific or CONTINUATION.search(q) or ordinal(question) is not None:

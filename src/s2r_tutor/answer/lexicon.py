@@ -13,8 +13,13 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+# Python's \b treats Chinese characters as word characters, so "先RL再" has no \b around "rl".
+# Patterns here mean an ASCII word boundary: a letter/digit on one side and none on the other.
+_ASCII_B = r"(?:(?<![a-z0-9])(?=[a-z0-9])|(?<=[a-z0-9])(?![a-z0-9]))"
+
+
 def any_of(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{a})" for a in alternatives))
+    return re.compile("|".join(f"(?:{a})" for a in alternatives).replace(r"\b", _ASCII_B))
 
 
 # Vocabulary that only this card's topic uses: one hit puts a question in scope.
@@ -27,6 +32,8 @@ CORE_TERMS = any_of(
     r"reinforcement\s*learning", r"\brl\b", r"世界模型", r"world\s*model", r"本体", r"embodiment",
     r"迁移", r"transfer", r"部署", r"deploy", r"现场适配", r"(?:真实|现实)(?:世界|环境|场景|里|中)", r"real[\s-]*world",
     r"real\s*robot", r"physical\s*robot", r"真实机器人", r"实体机器人",
+    # metaphors for a virtual training world
+    r"video\s*games?", r"game\s*engine", r"(?:电子)?游戏(?:里|中|世界)", r"digital\s*twin", r"数字孪生",
 )
 
 # Robotics words the card talks about, but that other topics share: need a second signal.
@@ -40,6 +47,10 @@ WEAK_TERMS = any_of(
     r"controller", r"控制器", r"hardware", r"硬件", r"产线", r"production line",
 )
 
+# The thing the question is about is a robot (corpus evidence from everyday words needs this).
+ROBOT = any_of(r"机器人", r"机器狗", r"机械臂", r"四足", r"人形", r"双足", r"样机", r"robot", r"quadruped", r"humanoid",
+               r"biped", r"manipulator", r"\barm\b", r"robot dog")
+
 # Asking about the card itself ("summarise this", "what are the related concepts").
 META_TERMS = any_of(
     r"卡片", r"这张卡", r"this card", r"the card", r"快速记忆", r"相关概念", r"关联知识",
@@ -51,7 +62,8 @@ FOREIGN_TOPICS = any_of(
     r"slam", r"建图", r"定位与建图", r"路径规划", r"path\s*planning", r"导航", r"navigation", r"\bpid\b",
     r"逆运动学", r"inverse\s*kinematics", r"\bros2?\b", r"transformer", r"大模型", r"\bllm\b", r"gpt",
     r"卷积", r"\bcnn\b", r"目标检测", r"object\s*detection", r"yolo", r"点云", r"point\s*cloud",
-    r"extrinsic", r"intrinsic", r"外参", r"内参", r"手眼标定", r"hand[\s-]*eye", r"卡尔曼", r"kalman", r"mpc", r"模型预测控制", r"轨迹优化", r"trajectory\s*optimi",
+    r"extrinsic", r"intrinsic", r"外参", r"内参", r"impedance", r"阻抗", r"力控", r"force\s*control",
+    r"续航", r"battery life", r"三定律", r"three laws", r"手眼标定", r"hand[\s-]*eye", r"卡尔曼", r"kalman", r"mpc", r"模型预测控制", r"轨迹优化", r"trajectory\s*optimi",
 )
 
 # Off the card even next to a core term: tools and products it never names, code, purchases.
@@ -59,13 +71,18 @@ OFF_CARD = any_of(
     r"isaac", r"mujoco", r"gazebo", r"pybullet", r"webots", r"\bunity\b", r"unreal", r"\bros2?\b", r"哪个仿真器",
     r"\bppo\b", r"\bsac\b", r"\bdqn\b", r"\btd3\b", r"推导", r"derivation", r"\bderive",
     r"(?:写|给我|贴).{0,6}代码", r"write .{0,20}code", r"\bpython\b", r"pytorch", r"价格", r"多少钱", r"\bprice",
+    r"报价", r"售价", r"pricing", r"how much (?:is|does|do|would)\b.{0,40}\bcost", r"\bquote for",
+    # tasks that are not questions about a card: translating, mail, recipes
+    r"翻译", r"\btranslat", r"邮件", r"\be-?mail", r"recipe", r"菜谱",
 )
 
 # Attempts to steer the assistant away from the card.
 INJECTION = any_of(
     r"ignore (?:all |the )?(?:previous|prior|above|earlier)", r"disregard (?:all |the )?(?:previous|prior|above)",
     r"忽略(?:之前|以上|前面|上面|所有)", r"无视(?:之前|以上|前面|上面)", r"system prompt", r"系统提示",
-    r"you are now", r"pretend (?:to be|you are)", r"jailbreak", r"扮演", r"developer mode",
+    r"you are now", r"you now answer", r"pretend (?:to be|you are)", r"system override", r"override",
+    r"(?:ignore|forget|disregard) (?:the|this|that|your) (?:card|cards|context|rules)", r"不(?:要|用)?(?:管|理|看)(?:这张|那张)?卡",
+    r"(?:从现在(?:起|开始)).{0,12}(?:你是|你就是)", r"没有(?:任何)?限制", r"(?:内部配置|知识库原文|原样(?:发|输出|打印))", r"jailbreak", r"扮演", r"developer mode",
     r"写(?:一首|首)?诗", r"(?:不要|别|不用)管", r"破解", r"\bhack", r"\bcrack", r"write (?:me )?a (?:poem|song|story|joke)", r"讲个笑话", r"tell me a joke",
 )
 
@@ -79,6 +96,30 @@ FUZZY_CORE_PAIRS = ("reality gap", "domain randomization", "system identificatio
 # Chinese terms where one wrong character (a homophone typo: 域随机话) still names the concept.
 ZH_CORE = ("域随机化", "系统辨识", "真机微调", "鲁棒策略", "强化学习", "世界模型", "现实差距")
 _ZH_FUZZY = re.compile("|".join(t[:i] + "." + t[i + 1:] for t in ZH_CORE for i in range(len(t))))
+
+
+CANON_WORDS = FUZZY_CORE_WORDS + ("reinforcement", "simulate", "simulating", "calibrate", "robustness")
+
+
+def canonical(text: str) -> str:
+    """`fold(text)` with typos of the core words spelled right (sim2reel -> sim2real, 域随机话 -> 域随机化),
+    so intent rules written for the right spelling also read the misspelt question."""
+    from difflib import SequenceMatcher
+
+    q = fold(text)
+
+    def fix(m: re.Match) -> str:
+        w = m.group(0)
+        if len(w) < 5 or w in CANON_WORDS:
+            return w
+        best = max(CANON_WORDS, key=lambda c: SequenceMatcher(None, w, c).ratio())
+        close = abs(len(w) - len(best)) <= 2 and SequenceMatcher(None, w, best).ratio() >= FUZZY_MIN_RATIO
+        return best if close else w
+
+    q = re.sub(r"[a-z0-9]+", fix, q)
+    for term in ZH_CORE:
+        q = re.sub("|".join(term[:i] + "." + term[i + 1:] for i in range(len(term))), term, q)
+    return q
 
 
 def fuzzy_core(text: str) -> bool:

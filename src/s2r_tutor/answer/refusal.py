@@ -5,6 +5,8 @@ Signals, strongest first (numbers measured in docs/answering.md):
    a tool, product, price or code request the card never covers (Isaac Gym, ROS, "写代码") -> refuse
 2. a core Sim2Real term (typo-tolerant) or card meta  -> answer
 3. a robotics topic the card does not cover           -> refuse
+   the corpus's own vocabulary (vocab.py: a shared phrase, a specific corpus term, or enough
+   everyday glossary words)                          -> answer
 4. only general robotics words                        -> answer when it is a customer complaint, or a
    specific intent phrase fired and the best dense cosine >= settings.refusal_min_dense
 5. no domain word at all                              -> refuse (general questions score dense cosines
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models import Intent
+from .vocab import Evidence
 from .lexicon import CORE_TERMS, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, WEAK_TERMS, fold, fuzzy_core
 
 # The single refusal constant (zh then en, so one string serves both languages; tests match it exactly).
@@ -43,9 +46,10 @@ class Scope:
 
 
 def decide_scope(question: str, *, dense: float, sparse: float, specific_rule: bool, complaint: bool,
-                 min_dense: float) -> Scope:
+                 min_dense: float, evidence: Evidence | None = None) -> Scope:
     """`specific_rule`: an intent phrase other than the generic 'what is' fired; `complaint`: a
-    symptom-after-change pattern (see intents.SYMPTOM/CONTEXT)."""
+    symptom-after-change pattern (see intents.SYMPTOM/CONTEXT); `evidence`: what the question names
+    of the corpus's own vocabulary (vocab.CorpusVocab)."""
     q = fold(question)
 
     def verdict(ok: bool, reason: str) -> Scope:
@@ -61,6 +65,9 @@ def decide_scope(question: str, *, dense: float, sparse: float, specific_rule: b
         return verdict(True, "meta")
     if FOREIGN_TOPICS.search(q):
         return verdict(False, "foreign")
+    strength = evidence.strength if evidence is not None else 0
+    if strength >= 2:
+        return verdict(True, "corpus")
     if WEAK_TERMS.search(q):
         if complaint or (specific_rule and dense >= min_dense):
             return verdict(True, "weak")

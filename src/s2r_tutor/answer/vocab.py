@@ -1,0 +1,119 @@
+"""The in-scope vocabulary, derived from the corpus itself when the answerer loads.
+
+A question that names what the cards talk about is evidence of scope, whichever card it is: a new
+card dropped into corpus/ brings its own words with no code change. Three kinds of evidence:
+
+- a *phrase*: a run of >= 4 Chinese characters that occurs verbatim in a card (运行数据, 关节间隙,
+  蜂巢充电), once function words and general robotics words (lexicon.WEAK_TERMS) are taken out
+  of its count;
+- a *term*: a glossary concept the question names in English or Chinese whose Chinese name is in
+  the corpus (motors -> 电机, client -> 客户), a corpus jieba word that jieba's own idf table
+  calls specific (idf >= TERM_MIN_IDF; 机器人 and the like excluded), or an English word of the
+  corpus itself (Hive, Charging, Reality ...);
+- the card titles, headings and bold labels feed both (they are part of the text scanned).
+
+refusal.decide_scope answers on a phrase, on two distinct terms, or on one term plus a second
+signal (a complaint, a specific intent phrase). Numbers: docs/answering.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..glossary import GLOSSARY
+from .lexicon import ROBOT, WEAK_TERMS, fold
+
+PHRASE_MIN = 4  # Chinese characters a shared run needs, function words not counted
+TERM_MIN_IDF = 7.5  # jieba idf (median ~11.9, 机器人 8.5, 传感器 8.5, 数据 4.8)
+# Words every robotics question shares: never a term on their own.
+GENERIC = frozenset("机器 机器人 robot robots 一台 一个 什么 问题 东西 时候 怎么 为什么 可以 需要 这个 那个".split())
+_FUNCTION = re.compile(r"什么|怎么|为什么|为啥|是不是|有没有|能不能|可以|关系|时候|一下|这个|那个|我们|你们|他们"
+                       r"|[的了是在和与或就都也还又很吗呢吧啊呀么上里中让把被给对从到不能会要有个些将]")
+_ZH_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_EN_WORD = re.compile(r"[a-z][a-z0-9]{3,}")
+EN_STOP = frozenset(
+    "this that these those what which when where with from into onto about does have been were will would could should "
+    "only just more most much many some than then them they their there here your yours ours card cards note notes "
+    "also very like such each every other same real world robot robots part make made used uses using".split())
+
+
+@lru_cache(maxsize=1)
+def _idf() -> dict[str, float]:
+    import jieba.analyse  # the idf table ships with jieba; loaded once, lazily
+
+    return jieba.analyse.default_tfidf.idf_freq
+
+
+@dataclass
+class Evidence:
+    phrases: list[str] = field(default_factory=list)
+    terms: set[str] = field(default_factory=set)
+    soft: set[str] = field(default_factory=set)  # everyday glossary words (成本, 安全, 训练): count, never alone
+    robot: bool = False  # the question is about a robot (机器人, quadruped, 机械臂 ...)
+
+    @property
+    def strength(self) -> int:
+        """2: enough on its own (a shared phrase, a specific corpus term, three everyday glossary words,
+        or two about a robot); 1: everyday words only, needs a second signal; 0: none.
+        ('训练要多少数据' names two everyday words and no robot: 1.)"""
+        n_soft = len(self.soft)
+        if self.phrases or self.terms or n_soft >= 3 or (n_soft >= 2 and self.robot):
+            return 2
+        return 1 if n_soft else 0
+
+
+class CorpusVocab:
+    def __init__(self, chunks, tokenizer=None):
+        parts = []
+        for c in chunks:
+            parts += [c.title, c.section, c.text]
+        self.text = fold("\n".join(parts))
+        self.en_words = {w for w in _EN_WORD.findall(self.text) if w not in EN_STOP}
+        self.concepts = [(t, [fold(t.zh), t.en.lower(), *t.aliases]) for t in GLOSSARY if fold(t.zh) in self.text]
+        self.tokenizer = tokenizer
+        self.zh_terms: set[str] = set()
+        if tokenizer is not None:
+            idf = _idf()
+            for tok in set(tokenizer(self.text)):
+                if (len(tok) >= 2 and _ZH_RUN.fullmatch(tok) and tok not in GENERIC
+                        and idf.get(tok, 99.0) >= TERM_MIN_IDF and not WEAK_TERMS.fullmatch(tok)):
+                    self.zh_terms.add(tok)
+
+    def _phrases(self, q: str) -> list[str]:
+        found: set[str] = set()
+        for seg in _ZH_RUN.findall(q):
+            i = 0
+            while i + PHRASE_MIN <= len(seg):
+                j = next((j for j in range(len(seg), i + PHRASE_MIN - 1, -1) if seg[i:j] in self.text), None)
+                if j is None:
+                    i += 1
+                    continue
+                run = seg[i:j]
+                rest = WEAK_TERMS.sub("", _FUNCTION.sub("", run))
+                content = _FUNCTION.sub("", run)
+                if len(content) >= PHRASE_MIN and rest:
+                    found.add(run)
+                i = j
+        return sorted(found)
+
+    def evidence(self, question: str) -> Evidence:
+        q = fold(question)
+        ev = Evidence(phrases=self._phrases(q), robot=bool(ROBOT.search(q)))
+        words = set(_EN_WORD.findall(q))
+        for term, names in self.concepts:
+            zh = fold(term.zh)
+            if zh in GENERIC:
+                continue
+            if zh in q or any(re.search(r"(?<![a-z0-9])" + re.escape(n) + r"(?![a-z0-9])", q) for n in names[1:]):
+                (ev.terms if term.core else ev.soft).add(zh)
+        ev.terms |= {w for w in words if w in self.en_words and w not in GENERIC}
+        if self.tokenizer is not None:
+            ev.terms |= {t for t in self.tokenizer(q) if t in self.zh_terms}
+        # one word, one term: search-mode fragments (传感 in 传感器) and a word named twice collapse
+        every = ev.terms | ev.soft
+        drop = {t for t in every if any(t != o and t in o for o in every)}
+        ev.terms -= drop | ev.soft
+        ev.soft -= drop
+        return ev

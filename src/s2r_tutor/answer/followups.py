@@ -42,8 +42,10 @@ FOCUS_TERMS: list[tuple[re.Pattern[str], str]] = [
     (any_of(r"可控", r"控制条件", r"controllab", r"control (?:over )?(?:the )?(?:training )?conditions"), "why-simulation-control"),
     (any_of(r"世界模型", r"world model"), "world-model"),
     (any_of(r"机器人数据", r"真实(?:运行)?数据", r"robot data", r"real[\s-]*world data", r"04-09"), "related-robot-data"),
-    (any_of(r"机器人仿真", r"04-simulation", r"robot simulation"), "related-simulation"),
-    (any_of(r"笔记", r"\bnotes?\b"), "notes"),
+    (any_of(r"机器人仿真", r"04-simulation", r"robot simulation", r"photo[\s-]*realis", r"逼真", r"真实感", r"看起来(?:更)?像",
+            r"looks? (?:more )?(?:real|like)", r"more realistic", r"越(?:像|真|逼真|精细)越好"), "related-simulation"),
+    (any_of(r"笔记", r"\bnotes?\b", r"引导(?:问题|问句)", r"自己写", r"写点", r"反思", r"guiding questions?", r"reflect",
+            r"write (?:down|up) (?:my|your) own"), "notes"),
 ]
 
 

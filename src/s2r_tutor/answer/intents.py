@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..models import Intent
-from .lexicon import any_of, fold
+from .lexicon import any_of, canonical
 
 I = Intent
 
@@ -25,6 +25,12 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                           r"overview", r"introduc", r"plain (?:words|language|english)", r"simple terms",
                           r"eli5", r"英文", r"英语", r"缩写", r"abbreviat", r"acronym", r"no jargon", r"layman", r"like i'?m", r"stand for", r"(?:card|page) (?:is )?about"), 1.0),
     (I.definition, any_of(r"一句话", r"in (?:one|a single) sentence", r"one[\s-]liner"), 2.5),
+    # how to put it to someone: analogies, pitches, "is it fair to say"
+    (I.definition, any_of(r"比喻", r"打个?比方", r"类比", r"怎么(?:说|讲|形容)(?:比较|才)?(?:好|清楚|合适)", r"讲清楚",
+                          r"analog", r"metaphor", r"(?:fair|good|right|accurate) (?:way to (?:put|say|describe)|to say|description)",
+                          r"elevator pitch", r"\bpitch\b", r"how (?:do|would|should|can) i (?:describe|put|pitch)"), 3.2),
+    # asking for the definition by name is stronger than a bare "what is"
+    (I.definition, any_of(r"定义", r"含义", r"\bdefin", r"meaning", r"stand for", r"全称"), 1.0),
     # why simulation
     (I.why_simulation, any_of(r"为(?:什么|啥|何).{0,8}(?:先|要|需要|得|用).{0,6}(?:仿真|模拟|虚拟)",
                               r"(?:先|要)在(?:仿真|模拟|虚拟|电脑)", r"(?:仿真|模拟)(?:有|的)?(?:什么|啥)?(?:好处|优势|价值|意义|作用|必要)",
@@ -43,6 +49,9 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
     (I.loop, any_of(r"流程", r"步骤", r"环节", r"闭环", r"过程", r"路线", r"哪几步", r"几个阶段", r"一步步", r"一步一步", r"step by step", r"到(?:真实)?部署",
                     r"怎么(?:落地|部署|上真机)", r"pipeline", r"workflow", r"\bsteps?\b", r"process", r"\bloop\b",
                     r"stages", r"lifecycle", r"end[\s-]to[\s-]end", r"to deployment", r"how .{0,30}deploy"), 2.0),
+    (I.loop, any_of(r"阶段", r"先后", r"顺序", r"排期", r"接下来(?:还)?要(?:做|干)什么", r"还(?:剩|差|要做)(?:什么|哪些|啥)",
+                    r"in what order", r"\border\b", r"what(?:'s| is) left", r"remaining (?:steps|work)",
+                    r"before .{0,30}(?:deploy|go live|production)", r"what (?:comes|happens) (?:next|after)"), 2.5),
     # reality gap
     (I.reality_gap, any_of(r"reality\s*gap", r"现实差距", r"差距(?:是什么|是啥|从哪|来自|的?原因|在哪|有哪些)",
                            r"(?:仿真|模拟|虚拟)(?:里|中|上)?.{0,10}(?:好|行|会|能|可以|没问题).{0,12}(?:真实|真机|现实|实际|实物).{0,10}(?:不|没|差|却)",
@@ -56,6 +65,10 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                            r"behaves? differently", r"differ\w* .{0,30}(?:than|from) (?:in )?(?:the )?sim(?!\s*2\s*real|[\s-]*to[\s-]*real)",
                            r"hard to (?:simulate|model)", r"(?:match|mirror|replicate)\w* (?:the )?real", r"不能完全(?:还原|匹配|对应|一样)", r"难(?:以|被)?(?:完全)?模拟", r"模拟不(?:了|出来)",
                            r"(?:仿真|模拟|虚拟)(?:里|中|上)?.{0,10}(?:好|行|会|能|可以|没问题).{0,12}(?:真实|真机|现实|实际|实物).{0,10}(?:不|没|差|却)"), 3.2),
+    (I.reality_gap, any_of(r"(?:模拟|仿真|仿)得?(?:很|够|足够)?准", r"能(?:不能)?(?:完全|准确|精确)?(?:地)?模拟(?:出来|准|到)",
+                           r"simulat\w* .{0,30}(?:accurately|precisely|exactly|faithfully)",
+                           r"(?:sim\w*|仿真|模拟).{0,50}(?:but|但|可是|然而).{0,40}(?:real|actual|真实|实际|真机).{0,40}(?:off|differ|不准|不一样|偏|different|wrong)",
+                           ), 2.6),
     (I.reality_gap, any_of(r"(?:完全|百分百|100%|一模一样|完美)(?:地)?(?:模拟|复制|还原)",
                            r"(?:perfectly|exactly|fully|100%) (?:simulat|model|replicat|copy)"), 2.5),
     # methods
@@ -66,6 +79,13 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                        r"techniques?", r"approach", r"methods?", r"how (?:do|can) (?:we|you|i|people) (?:fix|solve|deal)",
                        r"随机", r"sys\s*id", r"校准", r"标定", r"calibrat", r"不敏感", r"不那么敏感", r"容忍", r"tolerat",
                        r"insensitive", r"less sensitive", r"(?:shrink|close|reduce|narrow|bridge)\w* (?:it|this|that)\b"), 2.0),
+    (I.methods, any_of(r"(?:调|校|改|对齐|拟合).{0,8}(?:更)?(?:像真的|像真机|接近真实|接近真机|一致)", r"更像真",
+                       r"(?:match|align|fit)\w* .{0,30}(?:actual|real|physical|our)",
+                       r"(?:少量|一点|一些|很多|大量|多少)(?:的)?(?:真实|真机|实测|现场)数据",
+                       r"(?:a bit|a little|small amount|tons?|lots?|how much|a lot) (?:of )?(?:real|real[\s-]world|robot) data",
+                       r"补练", r"再(?:练|训|调)", r"继续(?:训练|调整|练|学)", r"(?:keep|continue) (?:training|learning|adapting)",
+                       r"adapt\w* after", r"overfit", r"过拟合", r"too (?:perfect|clean|ideal)", r"太(?:完美|理想|干净)",
+                       r"how (?:do|can|would|should) (?:we|you|i|people|teams|others) (?:\w+ )?(?:fix|solve|deal|handle|avoid|prevent|get)"), 3.5),
     (I.methods, any_of(r"(?:clos|reduc|narrow|shrink|bridg|minimi[sz])\w* (?:the )?(?:[\w-]+ )?gap", r"缩小.{0,8}差距",
                        r"(?:怎么|如何|怎样)(?:才能)?(?:让|使).{0,12}(?:真机|真实|现实|现场|迁移).{0,8}(?:更|稳|好|可靠|成功)",
                        r"how (?:can|do|should) (?:we|i|you) make .{0,40}(?:robust|work|transfer|stable|reliable)"), 3.5),
@@ -78,7 +98,10 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                                r"同一套算法", r"不同(?:的)?机器人", r"软件(?:团队|就能|能|可以)",
                                r"只靠(?:软件|算法)", r"software (?:team|alone|only)", r"just (?:a )?software"), 2.2),
     (I.physical_system, any_of(r"(?:换|搬|移|迁|用)到.{0,10}(?:型号|机型|本体|平台)", r"型号", r"机型",
-                               r"(?:another|different|other) (?:robot|model|platform|body)"), 3.0),
+                               r"(?:another|different|other|new|second) (?:robot|model|platform|body|hardware|machine)",
+                               r"(?:port|mov|transfer|reus|carr|bring|copy|copie)\w* .{0,40}(?:to|onto) (?:a |an |the |our )?(?:new|another|different|other|second)",
+                               r"(?:stronger|weaker|bigger|smaller|different) (?:motors?|actuators?|gearbox|joints?)",
+                               r"(?:换|搬|移|迁)(?:了|到)?(?:个|一个|新的?)?(?:机器人|本体|机型|平台)"), 3.0),
     # why hard
     (I.why_hard, any_of(r"为(?:什么|啥|何).{0,16}难", r"难在", r"难点", r"挑战", r"困难", r"难不难", r"有多难", r"难度",
                         r"\bhard\b", r"difficult", r"challeng", r"tricky", r"not easy"), 2.2),
@@ -90,12 +113,18 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                             r"takeaway", r"remember", r"memori", r"tl;?dr", r"in short", r"nutshell", r"quick review",
                             r"mnemonic", r"memory", r"关键词", r"方便记", r"好记", r"记一下", r"keywords?", r"笔记", r"\bnotes?\b"), 2.0),
     (I.quick_memory, any_of(r"核心", r"\bcore\b", r"essence"), 3.5),
+    (I.quick_memory, any_of(r"[一二三四五六七八九十几两\d]+\s*个?(?:词|关键词|字|句话?)(?:串|讲|说|概括|总结|记)", r"串起来",
+                            r"in \d+ (?:words|bullets|points|lines)", r"\bbullets?\b", r"\d+ (?:words|bullets|points)"), 3.0),
     # related
     (I.related, any_of(r"相关概念", r"关联", r"相关知识", r"相关的", r"还有哪些概念", r"延伸", r"拓展", r"扩展阅读",
                        r"下一步(?:学|读|看)", r"接下来(?:学|读|看)", r"related", r"connected (?:concepts|topics)",
                        r"further reading", r"what (?:else|next) (?:should|to|can)", r"next (?:to )?(?:read|learn|study)", r"(?:read|learn|study) next",
                        r"机器人数据", r"robot data", r"real[\s-]*world data", r"真实(?:运行)?数据", r"04-0\d",
                        r"为什么机器人仿真值得"), 2.0),
+    (I.related, any_of(r"(?:有|哪)(?:没有)?(?:对应|相关|其他|别的)?的?(?:卡|卡片)", r"(?:which|what|any) (?:other )?cards?",
+                       r"补(?:补|一下|充)?.{0,12}基础", r"打基础", r"前置知识", r"foundation", r"prerequisite", r"background (?:on|in)",
+                       r"photo[\s-]*realis", r"逼真", r"真实感", r"画面", r"看起来(?:更)?像", r"looks? (?:more )?(?:real|like)",
+                       r"always better", r"越(?:像|真|逼真|精细)越好", r"more realistic"), 3.0),
     (I.related, any_of(r"什么时候(?:出|上线|补充|发布|更新)", r"即将补充", r"when will .{0,30}(?:card|come out|be (?:published|released))",
                        r"coming soon"), 3.0),
     # scenario (the customer-complaint pattern, plus direct questions about the card's scenarios)
@@ -110,13 +139,16 @@ SYMPTOM = any_of(r"摔", r"跌", r"倒", r"不稳", r"出错", r"错误", r"识�
                  r"出问题", r"失效", r"不行了", r"效果(?:变)?差", r"\bfall", r"fell", r"unstable", r"wobbl",
                  r"slip", r"slower", r"sluggish", r"worse", r"jitter", r"oscillat", r"drift", r"less (?:precise|accurate)",
                  r"imprecise", r"inaccura", r"precision", r"\bfails?\b", r"failing", r"stumbl", r"tip(?:s|ping)? over",
-                 r"shak", r"off target", r"misses", r"degrad", r"stopped working", r"doesn't work", r"not working")
+                 r"shak", r"off target", r"misses", r"degrad", r"stopped working", r"doesn't work", r"not working",
+                 r"乱了", r"步子.{0,2}乱", r"变形", r"走样", r"不对劲", r"异常", r"flaky", r"unreliable", r"erratic",
+                 r"(?:is|are|gets?|got|went|goes|seems?|feels?) (?:a bit |all |way |kind of )?off\b", r"glitch", r"weird")
 CONTEXT = any_of(r"客户", r"现场", r"工厂", r"车间", r"仓库", r"户外", r"室外", r"草地", r"换了", r"更换", r"换成", r"新的?",
                  r"载重", r"负载", r"背上", r"负重", r"以后", r"之后", r"一到", r"到了", r"实验室", r"空载", r"真机",
                  r"customer", r"client", r"on[\s-]*site", r"factory", r"warehouse", r"outdoor", r"grass", r"after",
                  r"\bnew\b", r"replac", r"swap", r"load", r"carr", r"field", r"deploy", r"than in (?:the )?sim",
                  r"in the lab", r"real robot", r"in reality", r"since", r"了.{0,12}后", r"added", r"adding", r"upgrad", r"加了", r"加装",
-                 r"供应商", r"supplier", r"vendor", r"搬到", r"moved", r"灯光", r"光线", r"光照", r"lighting")
+                 r"供应商", r"supplier", r"vendor", r"搬到", r"moved", r"灯光", r"光线", r"光照", r"lighting",
+                 r"一进", r"进去", r"bolted", r"mounted", r"installed", r"装了", r"背了", r"挂了", r"\bnow\b", r"cheaper", r"温度", r"冷库")
 SCENARIO_WEIGHT = 2.7
 
 # Which intent a retrieved section speaks to (the retrieval prior).
@@ -132,7 +164,17 @@ ANCHOR_INTENT: dict[str, Intent] = {
     "solution-engineers": I.scenario, "scenario-factory-floor": I.scenario, "scenario-payload": I.scenario,
     "scenario-sensors": I.scenario, "scenario-precision": I.scenario, "notes": I.quick_memory,
 }
-PRIOR = (0.6, 0.3)  # added to the intents of the first and second retrieved sections
+PRIOR = (1.2, 0.4)
+# Anchor naming conventions every card shares (docs/answering.md), for cards ANCHOR_INTENT does not list.
+ANCHOR_PREFIX_INTENT = [("scenario", I.scenario), ("related", I.related), ("summary", I.definition),
+                        ("intro", I.definition), ("quick-memory", I.quick_memory), ("notes", I.quick_memory)]
+
+
+def anchor_intent(anchor: str) -> Intent | None:
+    """The intent a section speaks to: ANCHOR_INTENT, else the shared anchor conventions, else None."""
+    if anchor in ANCHOR_INTENT:
+        return ANCHOR_INTENT[anchor]
+    return next((i for prefix, i in ANCHOR_PREFIX_INTENT if anchor.startswith(prefix)), None)  # added to the intents of the first and second retrieved sections
 
 
 @dataclass
@@ -143,7 +185,7 @@ class IntentScore:
 
 
 def rule_scores(question: str) -> dict[Intent, float]:
-    q = fold(question)
+    q = canonical(question)
     scores: dict[Intent, float] = {}
     for intent, pattern, weight in RULES:
         if pattern.search(q):
@@ -158,7 +200,7 @@ def detect_intent(question: str, anchors: list[str]) -> IntentScore:
     scores = rule_scores(question)
     ruled = bool(scores)
     for weight, anchor in zip(PRIOR, anchors):
-        intent = ANCHOR_INTENT.get(anchor)
+        intent = anchor_intent(anchor)
         if intent is not None:
             scores[intent] = scores.get(intent, 0.0) + weight
     if not scores:

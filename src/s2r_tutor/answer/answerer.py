@@ -14,7 +14,8 @@ from .card import CardView, Writer
 from .compose import BUILDERS, Focus
 from .followups import CONTINUATION, context_for, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
-from .intents import CONTEXT, SYMPTOM, detect_intent, rule_scores
+from .generic import build_generic
+from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .lexicon import fold
 from .llm import LLM, get_llm
 from .llm_answer import llm_answer
@@ -34,6 +35,7 @@ class Plan:
     in_scope: bool
     reason: str
     ranked: list  # retriever.Ranked, best first
+    generic: bool = False  # no card-specific builder applies: compose with generic.build_generic
 
 
 class Answerer:
@@ -42,6 +44,7 @@ class Answerer:
         self.settings = tutor.settings
         self.templates = Templates(self.settings.prompts_dir)
         self.card = CardView(tutor.chunks)
+        self._sent_vecs: dict = {}
         self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict))
         self.llm = llm if llm is not None else get_llm(self.settings.llm)
 
@@ -76,17 +79,34 @@ class Answerer:
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             if specific or CONTINUATION.search(q) or ordinal(question) is not None:
                 in_scope, reason = True, "follow-up"
+        detected = detect_intent(question, anchors)
         if prev_intent is not None and not specific:
             intent = prev_intent
         else:
-            intent = detect_intent(question, anchors).intent
+            intent = detected.intent
+        # No card-specific builder applies: the best section is on a card compose.py does not know,
+        # or no rule fired and the best section speaks to no known intent.
+        top_doc = self.tutor.chunks[ranked[0].idx].doc_id if ranked else self.card.doc_id
+        generic = top_doc != self.card.doc_id or (
+            prev_intent is None and not detected.ruled and bool(anchors) and anchor_intent(anchors[0]) is None)
         focus = focus_for(question, intent)
         if prev_intent is not None and not focus.anchors and focus.item is None:
             inherited = focus_for(topic, intent)
             focus = Focus(inherited.anchors, inherited.item, question)
         if topic:
             focus.question = f"{topic} {question}"
-        return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked)
+        return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic)
+
+    def _sentence_scores(self, question: str, sents: list[str]) -> list[float]:
+        """Cosine of each sentence to the question (generic answers); sentence vectors are cached."""
+        emb = self.tutor.embedder
+        missing = [x for x in dict.fromkeys(sents) if x not in self._sent_vecs]
+        if missing:
+            if len(self._sent_vecs) > 4096:
+                self._sent_vecs.clear()
+            self._sent_vecs.update(zip(missing, emb.embed_passages(missing)))
+        q = emb.embed_queries([question])[0]
+        return [float(self._sent_vecs[x] @ q) for x in sents]
 
     # -- answering --------------------------------------------------------------------------
     def refusal(self, question: str, lang: str, plan: Plan | None = None) -> Answer:
@@ -94,12 +114,19 @@ class Answerer:
         return Answer(question=question, language=lang, intent=Intent.out_of_scope.value, answer=REFUSAL,
                       citations=[], refused=True, followups=list(TRY_INSTEAD[lang]), hits=hits, backend="template")
 
-    def compose(self, plan: Plan, lang: str) -> tuple[str, list]:
+    def compose(self, plan: Plan, lang: str, generic: bool | None = None) -> tuple[str, list]:
         ledger = Ledger()
-        writer = Writer(self.card, ledger, lang)
-        template = self.templates.get(plan.intent.value, lang)
-        ledger.frame(template.framing())
-        markdown = template.render(**BUILDERS[plan.intent](writer, plan.focus))
+        if plan.generic if generic is None else generic:
+            template = self.templates.get("generic", lang)
+            values = build_generic(ledger, [self.tutor.chunks[r.idx] for r in plan.ranked], plan.focus.question, lang,
+                                   scorer=self._sentence_scores)
+            ledger.frame(template.render(title=values["title"]))
+        else:
+            writer = Writer(self.card, ledger, lang)
+            template = self.templates.get(plan.intent.value, lang)
+            ledger.frame(template.framing())
+            values = BUILDERS[plan.intent](writer, plan.focus)
+        markdown = template.render(**values)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
@@ -111,11 +138,14 @@ class Answerer:
         if not plan.in_scope:
             return self.refusal(question, lang, plan)
         text, citations = self.compose(plan, lang)
+        if not citations and not plan.generic:  # the builder found nothing: the retrieved sections may
+            plan.generic = True
+            text, citations = self.compose(plan, lang)
         if not citations:  # nothing survived verification: fail closed
             return self.refusal(question, lang, plan)
         result = Answer(question=question, language=lang, intent=plan.intent.value, answer=text,
                         citations=citations, refused=False,
-                        followups=[f for f in suggestions(plan.intent, lang) if f != question],
+                        followups=[] if plan.generic else [f for f in suggestions(plan.intent, lang) if f != question],
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
         if self.llm is None:
             return result

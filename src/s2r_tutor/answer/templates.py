@@ -25,6 +25,7 @@ ALLOWED: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     Intent.scenario.value: "complaint patterns factors why checks validation",
     Intent.quick_memory.value: "points core",
     Intent.related.value: "concepts cards",
+    "generic": "title points",  # answer/generic.py: any card, any intent
     "llm": "language question sources",
 }.items()}
 _COMMENT = re.compile(r"<!--.*?-->\s*", re.S)

@@ -1,0 +1,98 @@
+"""The card-agnostic answer: the retrieved sections' own sentences, cited, under a short frame.
+
+Used when no card-specific builder applies: the best hit is on a card the builders in compose.py do
+not know (any card dropped into corpus/), or the intent is a guess (no rule fired and the top
+section maps to no intent). It reads only what retrieval returned, so it needs no code per card:
+
+- the sections come from the top hit's card, best first (at most MAX_SECTIONS);
+- the MAX_SENTENCES sentences of those sections closest to the question (the embedder's cosine,
+  which reads an English question against a Chinese card; shared words break near-ties), always
+  including the best sentence of the best section, shown per section in card order;
+- every sentence goes through Ledger.cite, so it is an exact span with its [n]; section headings
+  are labels (framing), like the builders' labels.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from ..glossary import zh_terms_for
+from ..models import Chunk
+from ..text import sentences
+from .grounding import Ledger
+
+MAX_SECTIONS = 3
+MAX_SENTENCES = 4
+TIE_BREAK = 0.005  # lexical overlap only breaks near-ties between cosines
+_WORD = re.compile(r"[a-z0-9]{2,}|[\u4e00-\u9fff]")
+_STOP = frozenset("的 了 是 在 和 与 或 就 都 也 还 吗 呢 吧 啊 么 什 怎 为 这 那 个 有 不 我 你 他 它 们 会 能 要 让 把 被 给 对 "
+                  "the is are was of to in on for and or with what why how which who does do can it this that a an".split())
+
+
+def _words(text: str) -> set[str]:
+    """Latin words and single Chinese characters (bigram-free overlap is robust to jieba's cuts)."""
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def _bigrams(text: str) -> set[str]:
+    zh = "".join(re.findall(r"[\u4e00-\u9fff]+", text))
+    return {zh[i:i + 2] for i in range(len(zh) - 1)}
+
+
+def _overlap(question: str, sentence: str) -> float:
+    """Shared Chinese bigrams count double, shared words/characters once."""
+    return 2 * len(_bigrams(question) & _bigrams(sentence)) + len(_words(question) & _words(sentence))
+
+
+def pick_sections(ranked_chunks: list[Chunk]) -> list[Chunk]:
+    """The top hit's card's sections among the ranked chunks, best first."""
+    if not ranked_chunks:
+        return []
+    doc = ranked_chunks[0].doc_id
+    return [c for c in ranked_chunks if c.doc_id == doc][:MAX_SECTIONS]
+
+
+Scorer = Callable[[str, list[str]], list[float]]
+
+
+def lexical_scores(question: str, sents: list[str]) -> list[float]:
+    probe = question + " " + " ".join(zh_terms_for(question))  # English questions meet the Chinese card
+    return [_overlap(probe, s) for s in sents]
+
+
+def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lang: str,
+                  scorer: Scorer | None = None) -> dict[str, str]:
+    """Template variables for prompts/generic.<lang>.md: `title` (framing) and `points` (cited).
+    `scorer(question, sentences)` rates each sentence (the answerer passes the embedder's cosine,
+    which reads an English question against a Chinese card); lexical overlap when None."""
+    sections = pick_sections(ranked_chunks)
+    pool = [(i, k, s) for i, chunk in enumerate(sections)
+            for k, s in enumerate(x for x in sentences(chunk.text) if x in chunk.text and len(_WORD.findall(x)) >= 2)]
+    if not pool:
+        return {"title": "", "points": ""}
+    texts = [s for _, _, s in pool]
+    scores = (scorer or lexical_scores)(question, texts)
+    lex = lexical_scores(question, texts)
+    order = sorted(range(len(pool)), key=lambda j: (-(scores[j] + TIE_BREAK * lex[j]), j))
+    keep = set(order[:MAX_SENTENCES])
+    first = [j for j in order if pool[j][0] == 0][:1]  # the best section always speaks
+    if first and first[0] not in keep:
+        keep.discard(order[MAX_SENTENCES - 1])
+        keep.add(first[0])
+    points = []
+    for i, chunk in enumerate(sections):
+        spans = [pool[j][2] for j in sorted(keep) if pool[j][0] == i]  # card order within a section
+        if not spans:
+            continue
+        for sp in spans[:-1]:
+            ledger.cite(chunk, sp)
+        tail = ledger.cite(chunk, spans[-1])
+        body = " ".join(spans[:-1] + [tail])
+        heading = chunk.section.split(" > ")[-1].strip()
+        if heading:
+            ledger.frame(f"**{heading}**")
+            points.append(f"- **{heading}**{'：' if lang == 'zh' else ': '}{body}")
+        else:
+            points.append(f"- {body}")
+    return {"title": sections[0].title.strip(), "points": "\n".join(points)}

@@ -45,6 +45,18 @@ def open_quiz(page, url: str) -> None:
     page.locator("#study-quiz-status").get_by_text("reader").wait_for()
 
 
+def notes_section(tutor) -> str:
+    """The accordion title of the Notes tab's default section (the card's last: 我的笔记)."""
+    from s2r_tutor.web.render import section_title
+
+    return section_title(tutor.chunks[-1].section)
+
+
+def open_card_section(page, title: str) -> None:
+    page.get_by_role("tab", name="概念卡 Card").click()
+    page.locator("button.label-wrap", has_text=title).last.click()
+
+
 def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_settings, tutor):
     bank = generate_bank(tutor.chunks)
     first, second = bank[0], bank[1]  # a new reader starts at the first question of each section in turn
@@ -109,6 +121,12 @@ def test_reader_from_header_choice_by_option_and_notes(browser, base_url, study_
         page.locator("#study-notes-text textarea").fill("客户工厂地面更滑，先查摩擦参数")
         page.locator("#study-notes-save").click()
         page.locator("#study-notes-list").get_by_text("客户工厂地面更滑").wait_for()
+        # the note is shown beside its section in the chat's card tab (opening the tab refreshes it)
+        open_card_section(page, notes_section(tutor))
+        card_note = page.locator(".prose.s2r-card-notes", has_text="客户工厂地面更滑，先查摩擦参数")
+        card_note.wait_for()
+        assert "hdr-bob" in card_note.inner_text()
+        page.get_by_role("tab", name="笔记 Notes").click()
         page.locator("#study-notes-export").click()
         link = page.locator("#study-notes-file [data-testid='download-link']")
         link.wait_for()
@@ -121,3 +139,36 @@ def test_reader_from_header_choice_by_option_and_notes(browser, base_url, study_
     store = StudyStore(study_settings.study_db)
     assert [n.text for n in store.notes("hdr-bob")] == ["客户工厂地面更滑，先查摩擦参数"]
     assert store.stats("hdr-bob")  # the option answer was recorded for the header's reader
+
+
+def test_card_tab_shows_only_this_readers_notes_as_text(browser, base_url, study_settings, tutor):
+    """A note with HTML and Markdown in it appears beside its section in the card tab, literally
+    (no <img> created, no dialog), for its reader only; the page load fills it in as well."""
+    probe = "**粗体** <img src=x onerror=alert(1)> [链接](http://example.com)"
+    dialogs: list[str] = []
+    context, page, _ = new_page(browser)
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(base_url + "/?reader=card-cat", wait_until="load")
+        page.get_by_role("tab", name="笔记 Notes").click()
+        page.locator("#study-notes-text textarea").fill(probe)
+        page.locator("#study-notes-save").click()
+        page.locator("#study-notes-list").get_by_text("粗体").wait_for()
+
+        page.goto(base_url + "/?reader=card-cat", wait_until="load")  # a fresh page: filled on load
+        open_card_section(page, notes_section(tutor))
+        card_note = page.locator(".prose.s2r-card-notes", has_text="onerror")
+        card_note.wait_for()
+        assert probe in card_note.inner_text()
+        assert card_note.locator("img").count() == 0 and card_note.locator("a").count() == 0
+        assert not any("客户工厂地面更滑" in t for t in page.locator(".prose.s2r-card-notes").all_inner_texts())
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        card_note.screenshot(path=str(ARTIFACTS / "study-card-notes.png"))
+
+        page.goto(base_url + "/?reader=card-dog", wait_until="load")  # another reader sees none of it
+        open_card_section(page, notes_section(tutor))
+        page.wait_for_timeout(1000)
+        assert not any("onerror" in t for t in page.locator(".prose.s2r-card-notes").all_inner_texts())
+    finally:
+        context.close()
+    assert dialogs == []

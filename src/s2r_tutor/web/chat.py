@@ -16,7 +16,7 @@ import gradio as gr
 from ..errors import TutorError
 from ..models import Answer, Chunk
 from .feedback import Feedback, FeedbackLog
-from .render import answer_markdown, answer_message, escape_html, section_title, user_text
+from .render import answer_markdown, answer_message, escape_html, literal_text, section_title, user_text
 from .runtime import Runtime
 
 log = logging.getLogger("s2r_tutor.web")
@@ -52,6 +52,7 @@ CSS = """
 .s2r-sources .s2r-quote { margin: .15rem 0 .1rem; padding: .1rem .6rem; border-left: 3px solid var(--color-accent-soft); }
 .s2r-sources .s2r-quote p { margin: 0; }
 .s2r-origin { color: var(--body-text-color-subdued); font-size: .85em; }
+.block.s2r-card-notes { margin-top: .5rem; padding: .25rem .75rem; border-left: 3px solid var(--color-accent); }
 """
 
 SYSTEM_FONTS = ["system-ui", "-apple-system", "PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", "sans-serif"]
@@ -143,10 +144,17 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
                         autofocus=True,
                     )
                     send = gr.Button("发送", variant="primary", elem_id="s2r-send", scale=1, min_width=80)
-            with gr.Tab("概念卡 Card", id="card"):
-                card_tab(runtime.tutor.chunks)
+            with gr.Tab("概念卡 Card", id="card") as card:
+                notes_outputs, note_sections = card_tab(runtime.tutor.chunks)
             study_tabs(runtime)
         gr.Markdown(FOOTER)
+
+        show_notes = card_notes(runtime, note_sections)
+        if show_notes is not None:  # the reader's notes beside each section: on page load and tab open
+            notes_io = dict(inputs=None, outputs=notes_outputs, show_progress="hidden", concurrency_limit=None,
+                            api_visibility="private")
+            demo.load(show_notes, **notes_io)
+            card.select(show_notes, **notes_io)
 
         chat_io = dict(inputs=[box, messages, turns, records], outputs=[box, chatbot, messages, turns, records])
         box.submit(respond, **chat_io)
@@ -158,16 +166,56 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
     return demo
 
 
-def card_tab(chunks: list[Chunk]) -> None:
-    """One accordion per card section, in card order (a section split into parts shows whole)."""
+def card_tab(chunks: list[Chunk]) -> tuple[list[gr.Markdown], list[list[str]]]:
+    """One accordion per card section, in card order (a section split into parts shows whole), each
+    with an empty, hidden slot for the reader's notes on it (filled by `card_notes`). Returns the
+    outputs for `card_notes` (a status line, then one slot per section) and each section's chunk ids."""
     sections: dict[str, list[Chunk]] = {}
     for chunk in chunks:
         sections.setdefault(chunk.section, []).append(chunk)
-    gr.Markdown("概念卡原文，按章节展开。聊天中的 `[n]` 引用的就是这些章节。")
+    gr.Markdown("概念卡原文，按章节展开。聊天中的 `[n]` 引用的就是这些章节；你在「笔记」里写的笔记显示在对应章节下。")
+    outputs = [gr.Markdown(visible=False, elem_id="s2r-card-notes-status")]
+    ids: list[list[str]] = []
     for i, (section, parts) in enumerate(sections.items()):
         body = "\n\n".join(answer_markdown(p.text) for p in parts) or "—"
         with gr.Accordion(section_title(section), open=i < 2):
             gr.Markdown(f"{body}\n\n<small>{escape_html(parts[0].source)} · {escape_html(parts[0].chunk_id)}</small>")
+            outputs.append(gr.Markdown(visible=False, elem_classes=["s2r-card-notes"]))
+        ids.append([p.chunk_id for p in parts])
+    return outputs, ids
+
+
+def notes_markdown(reader: str, notes: list[str]) -> str:
+    """A reader's notes on one section, shown literally (no Markdown, no HTML), one item each."""
+    items = "\n".join("- " + literal_text(n.strip()) for n in notes)
+    return f"**我的笔记 My notes** <sub>读者 reader: {escape_html(reader)}</sub>\n\n{items}"
+
+
+def card_notes(runtime: Runtime, sections: list[list[str]]):
+    """The event handler that fills the card tab's note slots for the page's reader (`?reader=`, else
+    `X-Reader-Id`, else 'default'), or None when the study package is absent."""
+    try:
+        from ..study.notes import notes_for_sections
+        from ..study.ui import reader_from_request
+    except ImportError as exc:
+        log.info("notes not shown in the card tab: %s", exc)
+        return None
+
+    def show(request: gr.Request) -> list:
+        reader = reader_from_request(request)
+        try:
+            notes = notes_for_sections(runtime.settings, reader)
+        except TutorError as exc:  # a corrupt or locked study database: say so, keep the card
+            log.warning("card tab: notes of %s not shown: %s", reader, exc)
+            return [gr.update(value=f"⚠ 笔记暂时无法显示：{literal_text(str(exc))}", visible=True),
+                    *[gr.update(value="", visible=False) for _ in sections]]
+        slots = []
+        for chunk_ids in sections:
+            mine = [n for cid in chunk_ids for n in notes.get(cid, [])]
+            slots.append(gr.update(value=notes_markdown(reader, mine) if mine else "", visible=bool(mine)))
+        return [gr.update(value="", visible=False), *slots]
+
+    return show
 
 
 def study_tabs(runtime: Runtime) -> None:

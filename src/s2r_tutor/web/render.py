@@ -29,6 +29,16 @@ def user_text(text: str) -> str:
     return escape_html(_MD_PUNCT.sub(r"\\\1", text))
 
 
+_ASCII_PUNCT = re.compile(r"[!-/:-@\[-`{-~]")
+
+
+def literal_text(text: str) -> str:
+    """Text shown exactly as typed inside Markdown, line breaks kept: every ASCII punctuation mark
+    becomes a numeric character reference, so nothing in it is Markdown, HTML or an autolink
+    (backslash escapes are not enough: `http://a.b` is linked, escapes and all)."""
+    return _ASCII_PUNCT.sub(lambda m: f"&#{ord(m.group())};", text).replace("\n", "<br>")
+
+
 def answer_markdown(text: str) -> str:
     """The answerer's Markdown with HTML, inline links and images disabled (`<` and `&` escaped,
     `](` broken): lists, bold and `[n]` markers stay; nothing can point the page at another host."""

@@ -32,6 +32,7 @@ CORE_TERMS = any_of(
     r"reinforcement\s*learning", r"\brl\b", r"世界模型", r"world\s*model", r"本体", r"embodiment",
     r"迁移", r"transfer", r"部署", r"deploy", r"现场适配", r"(?:真实|现实)(?:世界|环境|场景|里|中)", r"real[\s-]*world",
     r"real\s*robot", r"physical\s*robot", r"真实机器人", r"实体机器人",
+    r"\b(?:the )?real (?:world|robot|hardware|warehouse|factory|site|environment|machine|floor|life|thing)", r"actual (?:robot|hardware)",
     # metaphors for a virtual training world
     r"video\s*games?", r"game\s*engine", r"(?:电子)?游戏(?:里|中|世界)", r"digital\s*twin", r"数字孪生",
 )
@@ -50,6 +51,10 @@ WEAK_TERMS = any_of(
 # The thing the question is about is a robot (corpus evidence from everyday words needs this).
 ROBOT = any_of(r"机器人", r"机器狗", r"机械臂", r"四足", r"人形", r"双足", r"样机", r"robot", r"quadruped", r"humanoid",
                r"biped", r"manipulator", r"\barm\b", r"robot dog")
+
+# "This thing" with nothing else named: in a tutor about the card, the card's topic is what it points at.
+DEICTIC = any_of(r"这事儿?", r"这件事", r"这玩意儿?", r"这东西", r"这一套", r"这块(?:儿)?", r"this stuff", r"this thing",
+                 r"this whole thing", r"this topic")
 
 # Asking about the card itself ("summarise this", "what are the related concepts").
 META_TERMS = any_of(
@@ -70,6 +75,7 @@ FOREIGN_TOPICS = any_of(
 OFF_CARD = any_of(
     r"isaac", r"mujoco", r"gazebo", r"pybullet", r"webots", r"\bunity\b", r"unreal", r"\bros2?\b", r"哪个仿真器",
     r"\bppo\b", r"\bsac\b", r"\bdqn\b", r"\btd3\b", r"推导", r"derivation", r"\bderive",
+    r"奖励函数", r"reward (?:function|shaping|design)", r"超参", r"hyper[\s-]*param", r"学习率", r"learning rate",
     r"(?:写|给我|贴).{0,6}代码", r"write .{0,20}code", r"\bpython\b", r"pytorch", r"价格", r"多少钱", r"\bprice",
     r"报价", r"售价", r"pricing", r"how much (?:is|does|do|would)\b.{0,40}\bcost", r"\bquote for",
     # tasks that are not questions about a card: translating, mail, recipes
@@ -82,7 +88,9 @@ INJECTION = any_of(
     r"忽略(?:之前|以上|前面|上面|所有)", r"无视(?:之前|以上|前面|上面)", r"system prompt", r"系统提示",
     r"you are now", r"you now answer", r"pretend (?:to be|you are)", r"system override", r"override",
     r"(?:ignore|forget|disregard) (?:the|this|that|your) (?:card|cards|context|rules)", r"不(?:要|用)?(?:管|理|看)(?:这张|那张)?卡",
-    r"(?:从现在(?:起|开始)).{0,12}(?:你是|你就是)", r"没有(?:任何)?限制", r"(?:内部配置|知识库原文|原样(?:发|输出|打印))", r"jailbreak", r"扮演", r"developer mode",
+    r"(?:从现在(?:起|开始)).{0,12}(?:你是|你就是)", r"(?:忽略|无视|忘掉|忘记|抛开|别管|不管)(?:掉)?(?:这张|那张)?(?:卡|卡片|之前|以上|前面|上面|所有)",
+    r"act as (?:my|a|an) ", r"(?:你|您)(?:现在)?(?:是|当|扮)(?:我的)?(?:律师|医生|老师)",
+    r"(?:讲讲|说说|介绍(?:一下)?)你自己", r"tell me about yourself", r"who are you", r"没有(?:任何)?限制", r"(?:内部配置|知识库原文|原样(?:发|输出|打印))", r"jailbreak", r"扮演", r"developer mode",
     r"写(?:一首|首)?诗", r"(?:不要|别|不用)管", r"破解", r"\bhack", r"\bcrack", r"write (?:me )?a (?:poem|song|story|joke)", r"讲个笑话", r"tell me a joke",
 )
 

@@ -6,7 +6,8 @@ Signals, strongest first (numbers measured in docs/answering.md):
 2. a core Sim2Real term (typo-tolerant) or card meta  -> answer
 3. a robotics topic the card does not cover           -> refuse
    the corpus's own vocabulary (vocab.py: a shared phrase, a specific corpus term, or enough
-   everyday glossary words)                          -> answer
+   everyday glossary words; fewer everyday words with a complaint or a specific intent phrase) -> answer
+   "this thing" (这事儿, this stuff) with a specific intent phrase and no other topic -> answer
 4. only general robotics words                        -> answer when it is a customer complaint, or a
    specific intent phrase fired and the best dense cosine >= settings.refusal_min_dense
 5. no domain word at all                              -> refuse (general questions score dense cosines
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from ..models import Intent
 from .vocab import Evidence
-from .lexicon import CORE_TERMS, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, WEAK_TERMS, fold, fuzzy_core
+from .lexicon import CORE_TERMS, DEICTIC, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, WEAK_TERMS, fold, fuzzy_core
 
 # The single refusal constant (zh then en, so one string serves both languages; tests match it exactly).
 REFUSAL = (
@@ -65,9 +66,13 @@ def decide_scope(question: str, *, dense: float, sparse: float, specific_rule: b
         return verdict(True, "meta")
     if FOREIGN_TOPICS.search(q):
         return verdict(False, "foreign")
+    if DEICTIC.search(q) and specific_rule:
+        return verdict(True, "deictic")
     strength = evidence.strength if evidence is not None else 0
     if strength >= 2:
         return verdict(True, "corpus")
+    if strength == 1 and (complaint or specific_rule):
+        return verdict(True, "corpus-weak")
     if WEAK_TERMS.search(q):
         if complaint or (specific_rule and dense >= min_dense):
             return verdict(True, "weak")

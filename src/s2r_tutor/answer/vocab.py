@@ -6,10 +6,11 @@ card dropped into corpus/ brings its own words with no code change. Three kinds 
 - a *phrase*: a run of >= 4 Chinese characters that occurs verbatim in a card (运行数据, 关节间隙,
   蜂巢充电), once function words and general robotics words (lexicon.WEAK_TERMS) are taken out
   of its count;
-- a *term*: a glossary concept the question names in English or Chinese whose Chinese name is in
-  the corpus (motors -> 电机, client -> 客户), a corpus jieba word that jieba's own idf table
-  calls specific (idf >= TERM_MIN_IDF; 机器人 and the like excluded), or an English word of the
-  corpus itself (Hive, Charging, Reality ...);
+- a *term*: a core glossary concept the question names in English or Chinese whose Chinese name
+  is in the corpus, a corpus jieba word that jieba's own idf table calls rare (idf >= TERM_MIN_IDF;
+  机器人 and the like excluded), or a long English word of the corpus itself (charging, randomization);
+- an *everyday word* (soft): the same, but common: a non-core glossary concept (motors -> 电机,
+  client -> 客户), a corpus word of middling idf (算法, 噪声), a short English corpus word (fine, system);
 - the card titles, headings and bold labels feed both (they are part of the text scanned).
 
 refusal.decide_scope answers on a phrase, on two distinct terms, or on one term plus a second
@@ -26,7 +27,10 @@ from ..glossary import GLOSSARY
 from .lexicon import ROBOT, WEAK_TERMS, fold
 
 PHRASE_MIN = 4  # Chinese characters a shared run needs, function words not counted
-TERM_MIN_IDF = 7.5  # jieba idf (median ~11.9, 机器人 8.5, 传感器 8.5, 数据 4.8)
+SOFT_MIN_IDF = 7.5  # jieba idf (median ~11.9; 数据 4.8, 机器人 8.5, 算法 8.7, 本体 9.0, 质心 10.2)
+TERM_MIN_IDF = 9.5  # rarer corpus words are specific terms; 7.5..9.5 count as everyday words
+EN_TERM_MIN_LEN = 8  # an English corpus word this long is specific (charging, randomization); shorter ones
+                     # (fine, system, domain, policy, reality) are everyday words
 # Words every robotics question shares: never a term on their own.
 GENERIC = frozenset("机器 机器人 robot robots 一台 一个 什么 问题 东西 时候 怎么 为什么 可以 需要 这个 那个".split())
 _FUNCTION = re.compile(r"什么|怎么|为什么|为啥|是不是|有没有|能不能|可以|关系|时候|一下|这个|那个|我们|你们|他们"
@@ -56,12 +60,12 @@ class Evidence:
     @property
     def strength(self) -> int:
         """2: enough on its own (a shared phrase, a specific corpus term, three everyday glossary words,
-        or two about a robot); 1: everyday words only, needs a second signal; 0: none.
-        ('训练要多少数据' names two everyday words and no robot: 1.)"""
+        or two about a robot); 1: two everyday words, or one about a robot: needs a second signal (a
+        complaint or a specific intent phrase); 0: not enough. ('训练要多少数据': 1, no intent phrase.)"""
         n_soft = len(self.soft)
         if self.phrases or self.terms or n_soft >= 3 or (n_soft >= 2 and self.robot):
             return 2
-        return 1 if n_soft else 0
+        return 1 if n_soft >= 2 or (n_soft and self.robot) else 0
 
 
 class CorpusVocab:
@@ -74,12 +78,16 @@ class CorpusVocab:
         self.concepts = [(t, [fold(t.zh), t.en.lower(), *t.aliases]) for t in GLOSSARY if fold(t.zh) in self.text]
         self.tokenizer = tokenizer
         self.zh_terms: set[str] = set()
+        self.zh_soft: set[str] = set()
         if tokenizer is not None:
             idf = _idf()
             for tok in set(tokenizer(self.text)):
-                if (len(tok) >= 2 and _ZH_RUN.fullmatch(tok) and tok not in GENERIC
-                        and idf.get(tok, 99.0) >= TERM_MIN_IDF and not WEAK_TERMS.fullmatch(tok)):
-                    self.zh_terms.add(tok)
+                if len(tok) >= 2 and _ZH_RUN.fullmatch(tok) and tok not in GENERIC and not WEAK_TERMS.fullmatch(tok):
+                    w = idf.get(tok, 99.0)  # not in jieba's table: a domain word (user dictionary)
+                    if w >= TERM_MIN_IDF:
+                        self.zh_terms.add(tok)
+                    elif w >= SOFT_MIN_IDF:
+                        self.zh_soft.add(tok)
 
     def _phrases(self, q: str) -> list[str]:
         found: set[str] = set()
@@ -108,9 +116,13 @@ class CorpusVocab:
                 continue
             if zh in q or any(re.search(r"(?<![a-z0-9])" + re.escape(n) + r"(?![a-z0-9])", q) for n in names[1:]):
                 (ev.terms if term.core else ev.soft).add(zh)
-        ev.terms |= {w for w in words if w in self.en_words and w not in GENERIC}
+        en = {w for w in words if w in self.en_words and w not in GENERIC}
+        ev.terms |= {w for w in en if len(w) >= EN_TERM_MIN_LEN}
+        ev.soft |= {w for w in en if len(w) < EN_TERM_MIN_LEN}
         if self.tokenizer is not None:
-            ev.terms |= {t for t in self.tokenizer(q) if t in self.zh_terms}
+            toks = set(self.tokenizer(q))
+            ev.terms |= toks & self.zh_terms
+            ev.soft |= toks & self.zh_soft
         # one word, one term: search-mode fragments (传感 in 传感器) and a word named twice collapse
         every = ev.terms | ev.soft
         drop = {t for t in every if any(t != o and t in o for o in every)}

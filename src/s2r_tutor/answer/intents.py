@@ -19,7 +19,7 @@ I = Intent
 RULES: list[tuple[Intent, re.Pattern[str], float]] = [
     # definition
     (I.definition, any_of(r"什么是", r"是什么", r"是啥", r"啥是", r"啥叫", r"什么叫", r"何为", r"定义", r"含义",
-                          r"意思", r"指什么", r"解释", r"介绍一下", r"怎么理解", r"如何理解", r"通俗", r"大白话", r"干嘛的", r"干什么的",
+                          r"意思", r"指什么", r"解释", r"介绍一下", r"怎么理解", r"如何理解", r"通俗", r"大白话", r"人话", r"白话", r"干嘛的", r"干什么的", r"干啥的", r"做啥的",
                           r"做什么的", r"全称", r"(?:明白|理解|了解|讲|说)的?(?:是)?(?:些)?什么", r"主要内容"), 1.0),
     (I.definition, any_of(r"what(?: is|'s| does)", r"\bdefin", r"meaning", r"\bmean\b", r"\bexplain",
                           r"overview", r"introduc", r"plain (?:words|language|english)", r"simple terms",
@@ -41,7 +41,8 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                               r"why (?:not|don't we|can't we) (?:just )?train", r"(?:benefit|advantage|value|point)s? of (?:using )?simulat",
                               r"why (?:train|learn|practi[cs]e) .{0,20}(?:sim|virtual)", r"simulation first",
                               r"为(?:什么|啥|何)不.{0,12}直接.{0,4}(?:练|训练|学|试)",
-                              r"(?:真机|真实机器人|实物|产线)上?(?:直接)?(?:训练|练|试错)", r"train(?:ing)? (?:directly )?on (?:the )?(?:real|physical)",
+                              r"(?:真机|真实机器人|实物|产线|设备|样机|硬件)上?(?:来)?(?:直接)?(?:训练|练|试错)", r"直接拿.{0,12}(?:来)?(?:训练|练|学|试)",
+                              r"instead of (?:on |using )?(?:the |real |physical )*(?:hardware|robots?|machines?)", r"(?:gain|get|win) .{0,30}(?:simulat|virtual)", r"train(?:ing)? (?:directly )?on (?:the )?(?:real|physical)",
                               r"主动改变", r"训练条件",
                               r"(?:just|directly) (?:let .{0,20})?(?:learn|train|practi[cs]e) (?:it )?(?:in|on) (?:the )?real",
                               r"(?:faster|cheaper|easier|better|safer|quicker) to .{0,40}(?:real|physical|directly)",
@@ -66,7 +67,7 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                            r"(?:不一样|不同|差异|区别)在哪", r"compared (?:to|with) (?:the )?real",
                            r"(?:仿真|模拟|sim\w*).{0,20}比(?:真实|现实|真机|实际)", r"(?:cleaner|smoother|flatter|simpler|nicer|more perfect) than (?:the )?real",
                            r"perfectly (?:flat|clean|smooth|even)", r"could (?:that|this|it) explain", r"根子在哪", r"根源", r"root cause", r"仿真.{0,6}现实.{0,6}(?:差异|不同|不一样)", r"为什么.{0,6}(?:仿真|模拟).{0,4}不准",
-                           r"\bgap\b", r"mismatch", r"discrepanc", r"不匹配", r"对不上",
+                           r"\bgap\b", r"mismatch", r"differences? .{0,40}(?:sim|real|hardware)", r"unreliable on (?:the )?(?:real|hardware|robot)", r"discrepanc", r"不匹配", r"对不上",
                            r"sim(?:ulation)? (?:and|vs\.?|versus) (?:the )?real(?:ity| world)? differ",
                            r"differ(?:ence|ent)s? between (?:the )?sim", r"why .{0,30}(?:fail|not work|break).{0,30}real"), 2.2),
     (I.reality_gap, any_of(r"(?:works?|walks?|fine|good|well|succeeds?) in (?:the )?sim.{0,40}(?:not|fail|doesn't|don't|but)",
@@ -123,7 +124,7 @@ RULES: list[tuple[Intent, re.Pattern[str], float]] = [
                                r"重新(?:训|训练|调|适配|学)", r"\bretrain", r"re-train"), 3.0),
     # why hard
     (I.why_hard, any_of(r"为(?:什么|啥|何).{0,16}难", r"难在", r"难点", r"挑战", r"困难", r"难不难", r"有多难", r"难度",
-                        r"头疼", r"头痛", r"棘手", r"麻烦的?(?:地方|是)", r"(?:有|踩)(?:哪些|什么)?坑", r"pain points?", r"headaches?",
+                        r"头疼", r"头痛", r"棘手", r"难题", r"绕不开", r"避不开", r"躲不开", r"麻烦的?(?:地方|是)", r"(?:有|踩)(?:哪些|什么)?坑", r"pain points?", r"headaches?",
                         r"biggest (?:problems?|issues?|obstacles?)", r"卡在哪", r"做不好",
                         r"\bhard\b", r"difficult", r"challeng", r"tricky", r"not easy"), 2.2),
     (I.why_hard, any_of(r"真机验证", r"real[\s-]*(?:robot|world) (?:validation|testing)", r"skip .{0,30}(?:real|physical|validation|test)",

@@ -69,6 +69,7 @@ FOREIGN_TOPICS = any_of(
     r"卷积", r"\bcnn\b", r"目标检测", r"object\s*detection", r"yolo", r"点云", r"point\s*cloud",
     r"extrinsic", r"intrinsic", r"外参", r"内参", r"impedance", r"阻抗", r"力控", r"force\s*control",
     r"续航", r"battery life", r"三定律", r"three laws",
+    r"(?:安全|行业|国家|国际)?(?:标准|规范|法规|认证)(?:有哪些|是什么|怎么)", r"\biso\s*\d", r"(?:safety )?(?:standards?|regulations?|certification)\b",
     r"(?:calibrat\w*|标定|校准)\s*(?:an? |the |my |our )?(?:imu|camera|lidar|相机|雷达|摄像头|陀螺仪|gyro)",
     r"(?:imu|camera|lidar|相机|雷达|摄像头|陀螺仪)\s*(?:的)?(?:calibrat|标定|校准)", r"手眼标定", r"hand[\s-]*eye", r"卡尔曼", r"kalman", r"mpc", r"模型预测控制", r"轨迹优化", r"trajectory\s*optimi",
 )

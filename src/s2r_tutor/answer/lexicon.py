@@ -26,7 +26,7 @@ def any_of(*alternatives: str) -> re.Pattern[str]:
 CORE_TERMS = any_of(
     r"sim\s*2\s*real", r"sim[\s-]*to[\s-]*real", r"simulation[\s-]*to[\s-]*reality", r"\bs2r\b",
     r"仿真", r"模拟(?:器|环境|世界|训练|里|中)", r"虚拟(?:世界|环境|机器人|训练|里|中)?",
-    r"simulat", r"\bsim\b", r"电脑(?:里|上|中)", r"in (?:a|the) computer", r"\bvirtual", r"仿(?![佛照效])[\u4e00-\u9fff]", r"reality\s*gap", r"现实差距", r"仿真.?现实", r"差距",
+    r"simulat", r"\bsim\b", r"电脑(?:里|上|中)", r"in (?:a|the) computer", r"\bvirtual", r"仿(?![佛照效])[\u4e00-\u9fff]", r"reality\s*gap", r"现实差距", r"仿真.?现实", r"差距", r"\bgap\b",
     r"域随机化", r"随机化", r"domain\s*randomi", r"randomi[sz]", r"系统辨识", r"辨识", r"system\s*identification",
     r"\bsys\s*id\b", r"真机", r"微调", r"fine[\s-]*tun", r"鲁棒", r"robust", r"强化学习", r"增强学习",
     r"reinforcement\s*learning", r"\brl\b", r"世界模型", r"world\s*model", r"本体", r"embodiment",
@@ -69,6 +69,11 @@ FOREIGN_TOPICS = any_of(
     r"卷积", r"\bcnn\b", r"目标检测", r"object\s*detection", r"yolo", r"点云", r"point\s*cloud",
     r"extrinsic", r"intrinsic", r"外参", r"内参", r"impedance", r"阻抗", r"力控", r"force\s*control",
     r"续航", r"battery life", r"三定律", r"three laws",
+    # motion planning, legged/humanoid balance control and drive-train selection: robotics the card
+    # never covers (its 减速器 is one word in a list of body parameters, not a selection guide)
+    r"运动规划", r"motion\s*planning", r"moveit", r"\bzmp\b", r"倒立摆", r"inverted\s*pendulum",
+    r"whole[\s-]*body\s*control", r"全身控制", r"谐波", r"harmonic\s*drive", r"\brv\s*减速器", r"\brv\s*reducer",
+    r"摆线", r"cycloidal", r"抓取规划", r"grasp\s*planning", r"示教器", r"teach\s*pendant", r"ethercat", r"\burdf\b",
     r"(?:安全|行业|国家|国际)?(?:标准|规范|法规|认证)(?:有哪些|是什么|怎么)", r"\biso\s*\d", r"(?:safety )?(?:standards?|regulations?|certification)\b",
     r"(?:calibrat\w*|标定|校准)\s*(?:an? |the |my |our )?(?:imu|camera|lidar|相机|雷达|摄像头|陀螺仪|gyro)",
     r"(?:imu|camera|lidar|相机|雷达|摄像头|陀螺仪)\s*(?:的)?(?:calibrat|标定|校准)", r"手眼标定", r"hand[\s-]*eye", r"卡尔曼", r"kalman", r"mpc", r"模型预测控制", r"轨迹优化", r"trajectory\s*optimi",
@@ -82,7 +87,8 @@ OFF_CARD = any_of(
     r"(?:写|给我|贴).{0,6}代码", r"write .{0,20}code", r"\bpython\b", r"pytorch", r"价格", r"多少钱", r"\bprice",
     r"报价", r"售价", r"pricing", r"how much (?:is|does|do|would)\b.{0,40}\bcost", r"\bquote for",
     # tasks that are not questions about a card: translating, mail, recipes
-    r"翻译", r"\btranslat", r"邮件", r"\be-?mail", r"recipe", r"菜谱",
+    # (an e-mail to a customer *about* Sim2Real is a reader's real job, so mail is not on this list)
+    r"翻译", r"\btranslat", r"recipe", r"菜谱",
 )
 
 # Attempts to steer the assistant away from the card.
@@ -94,6 +100,11 @@ INJECTION = any_of(
     r"(?:从现在(?:起|开始)).{0,12}(?:你是|你就是)", r"(?:忽略|无视|忘掉|忘记|抛开|别管|不管)(?:掉)?(?:这张|那张)?(?:卡|卡片|之前|以上|前面|上面|所有)",
     r"act as (?:my|a|an) ", r"(?:你|您)(?:现在)?(?:是|当|扮)(?:我的)?(?:律师|医生|老师)",
     r"(?:讲讲|说说|介绍(?:一下)?)你自己", r"tell me about yourself", r"who are you", r"没有(?:任何)?限制", r"(?:内部配置|知识库原文|原样(?:发|输出|打印))", r"jailbreak", r"扮演", r"developer mode",
+    # text dressed up as a message from the system, an admin or the developer, or as markup that
+    # closes the context: whatever it asks, it is an instruction smuggled in as a question
+    r"[【\[]\s*(?:系统|system|admin|管理员)", r"系统通知", r"管理员", r"已授权", r"提示词", r"\bprompts?\b",
+    r"</?\s*(?:context|system|instructions?|rules?|assistant|user)\s*>", r"new rule", r"from the developer",
+    r"without the card", r"跳过.{0,8}限制", r"bypass", r"(?:输出|打印|显示|泄露).{0,8}(?:配置|模板|设置)",
     r"写(?:一首|首)?诗", r"(?:不要|别|不用)管", r"破解", r"\bhack", r"\bcrack", r"write (?:me )?a (?:poem|song|story|joke)", r"讲个笑话", r"tell me a joke",
 )
 

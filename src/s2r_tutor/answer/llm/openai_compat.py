@@ -45,7 +45,7 @@ class OpenAICompatLLM:
                 status = response.status_code
         except httpx.TimeoutException:
             raise LLMError(f"LLM timed out after {self.settings.timeout_s:g} s") from None
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL is not an HTTPError
             raise LLMError(f"LLM request failed: {exc.__class__.__name__}: {exc}") from None
         if status != 200:
             raise LLMError(f"LLM answered HTTP {status}")

@@ -74,9 +74,7 @@ def test_search_and_ask_reject_non_questions(tutor, bad):
 
 @pytest.mark.parametrize("k", [0, -1, 1.5, "3", True])
 def test_search_bad_k(tutor, k):
-    """R09: k that is not a positive whole number is a QueryError."""
-    if k is True:
-        pytest.skip("bool is an int in Python; k=True acts as k=1 (recorded, harmless)")
+    """R09: k that is not a positive whole number is a QueryError (True too, though bool is an int)."""
     with pytest.raises(QueryError):
         tutor.search("域随机化", k=k)
 
@@ -110,9 +108,8 @@ def test_ask_follow_up_over_any_history(tutor, history, q):
 
 
 def test_history_with_lone_surrogate_is_rejected_not_crashed(tutor):
-    """R66: a lone surrogate in a history turn is rejected by validation (422 over HTTP)."""
-    import pydantic
-    with pytest.raises((QueryError, pydantic.ValidationError)):
+    """R66: a lone surrogate in a history turn is rejected as bad input (422 over HTTP)."""
+    with pytest.raises(QueryError):
         tutor.ask("那第二个呢？", history=[{"role": "user", "content": "什么是域随机化\ud800"}])
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+from pydantic import ValidationError
+
 from .embedders import Embedder, get_embedder
 from .errors import QueryError
 from .index import LoadedIndex, open_index
@@ -67,7 +69,7 @@ class Tutor:
     def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[Hit]:
         """Best-first hits for `query`. Empty/whitespace-only raises QueryError; long input is truncated."""
         k = self.settings.top_k if k is None else k
-        if not isinstance(k, int) or k < 1:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise QueryError("k must be a positive whole number")
         return self.retriever.search(self.clean_query(query), min(k, 50), mode)
 
@@ -76,5 +78,8 @@ class Tutor:
 
         if self._answerer is None:
             self._answerer = Answerer(self)
-        turns = [t if isinstance(t, Turn) else Turn.model_validate(t) for t in (history or [])]
+        try:
+            turns = [t if isinstance(t, Turn) else Turn.model_validate(t) for t in (history or [])]
+        except ValidationError:
+            raise QueryError("history must be a list of {role: 'user'|'assistant', content: text} turns") from None
         return self._answerer.answer(self.clean_query(question), turns)

@@ -224,3 +224,25 @@ def _writable(folder: Path) -> bool:
             return True
     except OSError:
         return False
+
+
+def indexed_sentence_vectors(idx: LoadedIndex) -> dict[str, np.ndarray]:
+    """sentence -> the vector already stored for it (its 'heading：sentence' view), so answer-time
+    sentence scoring needs no embedding. Empty when the stored views do not line up with the chunks
+    (then callers embed as before)."""
+    rows = np.arange(len(idx.owners))
+    try:
+        vectors = idx.dense.reconstruct_n(0, idx.dense.ntotal)
+    except RuntimeError:  # an index kind that cannot give its vectors back
+        return {}
+    out: dict[str, np.ndarray] = {}
+    for i, chunk in enumerate(idx.chunks):
+        mine = rows[idx.owners == i]
+        views = chunk_views(chunk)
+        if len(mine) != len(views):
+            return {}
+        prefix = f"{chunk.heading}："
+        for row, view in zip(mine, views):
+            if view.startswith(prefix):
+                out.setdefault(view[len(prefix):], vectors[row])
+    return out

@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 
 from ..errors import LLMError
+from ..index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
 from ..text import detect_language
 from ..tokenize import make_tokenizer
@@ -100,6 +101,8 @@ class Answerer:
     def _sentence_scores(self, question: str, sents: list[str]) -> list[float]:
         """Cosine of each sentence to the question (generic answers); sentence vectors are cached."""
         emb = self.tutor.embedder
+        if not self._sent_vecs:
+            self._sent_vecs.update(indexed_sentence_vectors(self.tutor.index))
         missing = [x for x in dict.fromkeys(sents) if x not in self._sent_vecs]
         if missing:
             if len(self._sent_vecs) > 4096:

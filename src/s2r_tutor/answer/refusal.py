@@ -26,9 +26,12 @@ from .lexicon import CORE_TERMS, DEICTIC, FOREIGN_TOPICS, INJECTION, META_TERMS,
 # The single refusal constant (zh then en, so one string serves both languages; tests match it exactly).
 REFUSAL = (
     "抱歉，这个问题超出了「什么是 Sim2Real？」这张卡片的范围，我不能凭空作答。"
-    "你可以试试下面这些问题。\n"
+    "我能讲的是：Sim2Real 是什么、为什么先在仿真里训练、Reality Gap 从哪来、缩小差距的四种方法、"
+    "它和强化学习的区别，以及客户现场问题该怎么排查。你可以试试下面这些问题。\n"
     "Sorry, this question is outside the scope of the card \"What is Sim2Real?\", so I won't make up an "
-    "answer. You could try one of the questions below."
+    "answer. I can explain what Sim2Real is, why robots train in simulation first, where the reality gap "
+    "comes from, the four ways to close it, how it differs from reinforcement learning, and how to "
+    "diagnose a customer's on-site problem. You could try one of the questions below."
 )
 
 TRY_INSTEAD = {

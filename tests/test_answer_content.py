@@ -153,3 +153,15 @@ def test_templates_are_validated_at_load(tmp_path: Path):
     (tmp_path / "why_hard.en.md").unlink()
     with pytest.raises(TemplateError, match="why_hard.en.md"):
         Templates(tmp_path)
+
+
+@pytest.mark.parametrize("question,tag", [
+    ("客户说机器人在实验室走得好好的，到了工厂就老摔，怎么回事？", "地面 / 摩擦"),
+    ("the robot does fine in our lab but keeps falling at the customer's plant", "ground / friction"),
+])
+def test_scenario_brings_every_factor_the_card_tags_it_with(tutor, question, tag):
+    """A complaint that resembles the card's lab-to-factory scenario gets that scenario's tagged
+    factors (地面 / 摩擦 as well as 泛化), even when it names no floor or friction itself."""
+    a = tutor.ask(question)
+    assert a.intent == "scenario" and tag in a.answer
+    assert any(c.chunk_id == "04-08#reality-gap" and "摩擦" in c.quote for c in a.citations)

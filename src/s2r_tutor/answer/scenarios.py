@@ -116,6 +116,9 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     if not complaint or not patterns:  # "what scenarios does the card list?" or a vague complaint
         patterns = SCENARIO_ANCHORS
         factors = factors or ([FACTORS[-1]] if complaint else [])
+    else:  # the card tags each scenario with several factors: a complaint that resembles it gets them all
+        resembled = {p for fac in factors for p in fac.patterns}
+        factors = factors + [g for g in FACTORS if g not in factors and resembled & set(g.patterns)]
     factor_lines, checks = [], []
     for fac in factors:
         evidence = [w.sentence(a, p) for a, p in fac.evidence]

@@ -74,16 +74,17 @@ class Retriever:
         """mode: 'hybrid' (default), 'dense' or 'sparse' (the latter two for benchmarks and diagnosis)."""
         n = self.settings.candidates
         dense = sparse = []
+        # The expanded query names the card's own terms: BM25 only sees the Chinese card, and the small
+        # multilingual model matches them far better than English or colloquial phrasing (dense-only,
+        # dev set: hit@1 0.868 -> 0.887). Both retrievers read the same expansion.
+        expanded = expand_query(query)
         if mode in ("hybrid", "dense"):
-            # The expanded query names the card's own terms, which the small multilingual model matches
-            # far better than English or colloquial phrasing (dev set: hit@1 0.85 -> 0.87).
-            qv = self.embedder.embed_queries([expand_query(query)])[0]
+            qv = self.embedder.embed_queries([expanded])[0]
             views_per_chunk = max(1, len(self.index.owners) // max(1, len(self.index.chunks)))
             rows = search_dense(self.index.dense, qv, max(n, k) * views_per_chunk * 2)
             dense = best_view_per_chunk(rows, self.index.owners, max(n, k))
         if mode in ("hybrid", "sparse"):
-            # English questions name the card's concepts in English; BM25 only sees the Chinese card.
-            sparse = self.index.sparse.search(expand_query(query), max(n, k))
+            sparse = self.index.sparse.search(expanded, max(n, k))
         if mode == "dense":
             fused = {i: s for i, s in dense}
         elif mode == "sparse":

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from s2r_tutor.chunking import chunk_card
+from s2r_tutor.chunking import chunk_card, container_sections
 from s2r_tutor.corpus import load_corpus, parse_card, read_card
 from s2r_tutor.text import normalize, sentences
 
@@ -190,3 +190,13 @@ def test_sections_tile_the_file_to_its_last_line(card):
     for a, b in zip(secs, secs[1:]):
         assert a.line_end + 1 == b.line_start, (a.anchor, b.anchor)
     assert secs[-1].line_end == len(lines)
+
+
+def test_container_headings_map_to_their_subsections(card):
+    assert container_sections(card) == {
+        "why-simulation": [f"why-simulation-{x}" for x in ("cost", "safety", "scale", "control")],
+        "related-concepts": ["related-simulation", "related-domain-randomization", "related-robot-data"],
+    }
+    nested = parse_card('---\nid: "t-02"\ntitle: T\n---\n\n# T {#t}\n\n## A {#a}\n<!-- label only -->\n\n'
+                        '### B {#b}\n\n### C {#c}\n\nc 的正文。\n\n## D {#d}\n\nd 的正文。\n', "t.md")
+    assert container_sections(nested) == {"t": ["c", "d"], "a": ["c"]}  # B has no text: not an answer

@@ -10,6 +10,7 @@ import pytest
 
 from s2r_tutor.errors import EvalCaseError
 from s2r_tutor.evaluation.cases import EvalCase, check_sections, load_cases
+from s2r_tutor.evaluation.runner import resolve_sections
 from s2r_tutor.models import Intent
 from s2r_tutor.settings import PROJECT_ROOT
 from s2r_tutor.text import normalize
@@ -139,7 +140,18 @@ CASE_FILES = [p for p in sorted(EVAL.glob("*.jsonl")) if p != DEV]  # dev.jsonl 
 def test_every_eval_file_parses(path, tutor):
     cases = load_cases(path)
     if path.parent == EVAL:
-        check_sections(cases, {f"{c.doc_id}#{c.anchor}" for c in tutor.chunks})
+        resolve_sections(tutor, cases)
+
+
+def test_a_heading_without_text_is_scored_by_its_subsections(tmp_path, tutor):
+    """'04-08#why-simulation' has no chunk of its own (its text is A-D): a case naming it expects them."""
+    cases = load_cases(write(tmp_path, line(expected_sections=["04-08#why-simulation", "04-08#summary"])))
+    (case,) = resolve_sections(tutor, cases)
+    assert case.expected_sections == [f"04-08#why-simulation-{x}" for x in ("cost", "safety", "scale", "control")] \
+        + ["04-08#summary"]
+    assert case.where.endswith("cases.jsonl:1")  # errors still point at the file's line
+    with pytest.raises(EvalCaseError, match="04-08#related"):  # a prefix of a container is still unknown
+        resolve_sections(tutor, load_cases(write(tmp_path, line(expected_sections=["04-08#related"]))))
 
 
 def test_held_out_sets_do_not_share_questions():

@@ -53,9 +53,31 @@ def _pack(blocks: list[str], limit: int) -> list[str]:
     return parts
 
 
+def section_body(section: Section) -> str:
+    """The text a section contributes to its chunk: comments removed, blank runs collapsed."""
+    return re.sub(r"\n{3,}", "\n\n", strip_comments(section.body)).strip()
+
+
+def container_sections(card: Card) -> dict[str, list[str]]:
+    """{anchor: descendant anchors that have chunks} for headings with no text of their own
+    ("## 为什么需要仿真" over A-D). Such a heading has no chunk; its subsections answer for it."""
+    out: dict[str, list[str]] = {}
+    for i, sec in enumerate(card.sections):
+        if section_body(sec):
+            continue
+        below = []
+        for sub in card.sections[i + 1:]:
+            if sub.level <= sec.level:
+                break
+            if section_body(sub):
+                below.append(sub.anchor)
+        if below:
+            out[sec.anchor] = below
+    return out
+
+
 def chunk_section(card: Card, section: Section, max_chars: int) -> list[Chunk]:
-    body = strip_comments(section.body)
-    body = re.sub(r"\n{3,}", "\n\n", body).strip()
+    body = section_body(section)
     if not body:
         return []
     parts = _pack(_blocks(body), max_chars) if len(body) > max_chars else [body]

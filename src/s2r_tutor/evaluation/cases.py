@@ -111,6 +111,23 @@ def load_cases(path: Path) -> list[EvalCase]:
     return parse_cases(text.splitlines(), str(path))
 
 
+def expand_containers(cases: list[EvalCase], containers: dict[str, list[str]]) -> list[EvalCase]:
+    """A case may name a heading with no text of its own ('04-08#why-simulation'); it is scored against
+    that heading's subsections, which is where its answer lives."""
+    out = []
+    for case in cases:
+        if not any(s in containers for s in case.expected_sections):
+            out.append(case)
+            continue
+        expanded: list[str] = []
+        for sid in case.expected_sections:
+            for x in containers.get(sid, [sid]):
+                if x not in expanded:
+                    expanded.append(x)
+        out.append(case.model_copy(update={"expected_sections": expanded}))
+    return out
+
+
 def check_sections(cases: list[EvalCase], known: set[str]) -> None:
     """Every expected section must exist in the corpus being evaluated (a typo would score as a miss)."""
     for case in cases:

@@ -10,7 +10,9 @@ from pydantic import BaseModel, Field, computed_field
 from ..models import Answer
 from ..settings import EvalThresholds
 from . import metrics as m
-from .cases import EvalCase, check_sections
+from ..chunking import container_sections
+from ..corpus import load_corpus
+from .cases import EvalCase, check_sections, expand_containers
 
 if TYPE_CHECKING:
     from ..tutor import Tutor
@@ -98,6 +100,17 @@ class EvalReport(BaseModel):
 def section_ids(tutor: "Tutor") -> dict[str, str]:
     """chunk id -> section id (a split chunk '…#reality-gap-2' belongs to '…#reality-gap')."""
     return {c.chunk_id: f"{c.doc_id}#{c.anchor}" for c in tutor.chunks}
+
+
+def resolve_sections(tutor: "Tutor", cases: list[EvalCase]) -> list[EvalCase]:
+    """Cases with every expected section checked against `tutor`'s corpus; a heading with no text of
+    its own stands for its subsections (see `expand_containers`)."""
+    containers = {f"{card.meta.id}#{parent}": [f"{card.meta.id}#{a}" for a in below]
+                  for card in load_corpus(tutor.settings.corpus_dir)
+                  for parent, below in container_sections(card).items()}
+    cases = expand_containers(cases, containers)
+    check_sections(cases, set(section_ids(tutor).values()))
+    return cases
 
 
 def _score_retrieval(tutor: "Tutor", case: EvalCase, sec: dict[str, str], r: CaseResult) -> None:
@@ -192,7 +205,7 @@ def run_eval(tutor: "Tutor", cases: list[EvalCase], thresholds: EvalThresholds |
     """Answer every case with `tutor`, score it, and compare the metrics with `thresholds`."""
     thresholds = thresholds or tutor.settings.thresholds
     sec = section_ids(tutor)
-    check_sections(cases, set(sec.values()))
+    cases = resolve_sections(tutor, cases)
     chunk_text = {c.chunk_id: c.text for c in tutor.chunks}
     results, backend = [], None
     for case in cases:

@@ -105,3 +105,17 @@ def test_cli_reports_bad_corpus_in_one_line(tmp_path):
     assert r.returncode != 0
     assert "Traceback" not in r.stderr and "t-02-bad.md" in r.stderr and "UTF-8" in r.stderr
     assert r.stdout == ""
+
+
+def test_changing_the_user_dictionary_makes_the_index_stale(tmp_path, embedder):
+    """R99: BM25 stores the words the tokenizer cut; a changed dictionary means different words, so
+    the index is rebuilt (it was silently reused before: only the dictionary's path was compared)."""
+    corpus, index = small_corpus(tmp_path / "corpus"), tmp_path / "index"
+    extra = tmp_path / "dict.txt"
+    extra.write_text("域随机化\n", "utf-8")
+    kw = dict(corpus_dir=corpus, index_dir=index, progress=False, embedder=embedder, user_dict=extra)
+    Tutor.load(**kw)
+    assert not Tutor.load(**kw).index.rebuilt
+    extra.write_text("域随机化\n传感器噪声\n", "utf-8")
+    t = Tutor.load(**kw)
+    assert t.index.rebuilt and t.index.reason == "index settings changed"

@@ -27,7 +27,7 @@ from .models import Chunk
 from .settings import Settings
 from .sparse import BM25
 from .storage import atomic_write, file_lock, sha256_file
-from .tokenize import Tokenizer
+from .tokenize import Tokenizer, tokenizer_fingerprint
 
 log = logging.getLogger("s2r_tutor")
 
@@ -62,7 +62,8 @@ def _versions() -> dict[str, str]:
 def _build_config(settings: Settings) -> dict:
     """Settings that change what is stored; a change in any of them makes the index stale."""
     return {"dense_index": settings.dense_index, "max_chunk_chars": settings.max_chunk_chars,
-            "user_dict": str(settings.user_dict) if settings.user_dict else None}
+            "user_dict": str(settings.user_dict) if settings.user_dict else None,
+            "tokenizer": tokenizer_fingerprint(settings.user_dict)}
 
 
 def check_index(folder: Path, settings: Settings, embedder: Embedder, chash: str) -> tuple[dict | None, str]:

@@ -30,6 +30,20 @@ def user_dict_terms(extra: Path | None = None) -> list[str]:
     return [ln for ln in lines if ln.strip()]
 
 
+# Bump when tokenize() changes how it cuts text: BM25's stored term statistics follow the tokenizer.
+TOKENIZER_VERSION = 1
+
+
+def tokenizer_fingerprint(extra: Path | None = None) -> str:
+    """Changes whenever the words BM25 stores could change: the dictionaries, stop-words or code."""
+    import hashlib
+
+    h = hashlib.sha256(f"{TOKENIZER_VERSION}\0".encode())
+    for part in (*user_dict_terms(extra), "\0", *sorted(_STOP)):
+        h.update(part.encode() + b"\n")
+    return h.hexdigest()[:16]
+
+
 _lock = threading.Lock()
 
 

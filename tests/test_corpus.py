@@ -175,6 +175,7 @@ related: ["04-08"]
 
 
 def test_a_new_card_is_indexed_and_searchable(corpus_copy, tmp_path, tutor):
+    """The new card has no questions file while 04-08 has one: its sections must still win on their own topic."""
     (corpus_copy / "04-09-robot-data.md").write_text(NEW_CARD, "utf-8")
     t = Tutor.load(tutor.settings, embedder=tutor.embedder, progress=False,
                    corpus_dir=corpus_copy, index_dir=tmp_path / "index")

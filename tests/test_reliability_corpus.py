@@ -3,6 +3,7 @@ corpus never damages an index already on disk. Case ids (R..) are catalogued in 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 from s2r_tutor import Tutor
 from s2r_tutor.embedders import get_embedder
 from s2r_tutor.errors import CorpusError
-from test_reliability_support import SMALL_CARD, snapshot, small_corpus, write_card
+from test_reliability_support import QUESTIONS, SMALL_CARD, snapshot, small_corpus, write_card
 
 HEAD = '---\nid: "t-02"\ntitle: 第二张\n---\n'
 
@@ -107,6 +108,26 @@ def test_cli_reports_bad_corpus_in_one_line(tmp_path):
     assert r.stdout == ""
 
 
+# --- a card's questions file and the tokenizer's dictionary -------------------------------------
+
+
+def test_editing_the_questions_file_makes_the_index_stale(tmp_path, embedder):
+    """R98: adding, editing or deleting a card's questions file rebuilds the index on the next load."""
+    corpus, index = small_corpus(tmp_path / "corpus"), tmp_path / "index"
+    kw = dict(corpus_dir=corpus, index_dir=index, progress=False, embedder=embedder)
+    assert Tutor.load(**kw).index.rebuilt
+    qfile = write_card(corpus, "t-01.questions.jsonl", json.dumps(QUESTIONS[0], ensure_ascii=False))
+    t = Tutor.load(**kw)
+    assert t.index.rebuilt and t.index.reason == "the corpus changed"
+    assert t.chunks[2].questions == [QUESTIONS[0]["question"]]
+    assert not Tutor.load(**kw).index.rebuilt
+    qfile.write_text(json.dumps(QUESTIONS[1], ensure_ascii=False), "utf-8")
+    assert Tutor.load(**kw).index.reason == "the corpus changed"
+    qfile.unlink()
+    t = Tutor.load(**kw)
+    assert t.index.reason == "the corpus changed" and not any(c.questions for c in t.chunks)
+
+
 def test_changing_the_user_dictionary_makes_the_index_stale(tmp_path, embedder):
     """R99: BM25 stores the words the tokenizer cut; a changed dictionary means different words, so
     the index is rebuilt (it was silently reused before: only the dictionary's path was compared)."""
@@ -119,3 +140,22 @@ def test_changing_the_user_dictionary_makes_the_index_stale(tmp_path, embedder):
     extra.write_text("域随机化\n传感器噪声\n", "utf-8")
     t = Tutor.load(**kw)
     assert t.index.rebuilt and t.index.reason == "index settings changed"
+
+
+@pytest.mark.parametrize("data, fragment", [
+    (b'{"anchor": "intro", "question": "\xff\xfe"}\n', "not valid UTF-8"),
+    (b"\x00\x01\x02", "binary"),
+    ('{"anchor": "why", "question": "为什么"}\n'.encode(), "no section with text of its own"),
+])
+def test_bad_questions_file_stops_the_load_and_keeps_the_index(tmp_path, embedder, data, fragment):
+    """R97: at the Tutor.load level: one line naming the questions file; the index on disk untouched."""
+    corpus, index = tmp_path / "corpus", tmp_path / "index"
+    # a heading whose only content is a subsection has no chunk: a question for it would be lost
+    write_card(corpus, "t-01.md", SMALL_CARD + "\n## 为什么 {#why}\n\n### 原因 {#why-reason}\n\n因为现实更复杂。\n")
+    Tutor.load(corpus_dir=corpus, index_dir=index, progress=False, embedder=embedder)
+    before = snapshot(index)
+    write_card(corpus, "t-01.questions.jsonl", data)
+    with pytest.raises(CorpusError) as exc:
+        Tutor.load(corpus_dir=corpus, index_dir=index, progress=False, embedder=embedder)
+    assert "t-01.questions.jsonl" in str(exc.value) and fragment in str(exc.value)
+    assert snapshot(index) == before

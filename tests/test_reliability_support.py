@@ -40,6 +40,12 @@ related: ["04-08"]
 仿真永远只是现实世界的近似，这种差异通常被称为 Reality Gap。
 """
 
+# a questions file for SMALL_CARD: reader words the card's own text does not use
+QUESTIONS = [
+    {"anchor": "system-identification", "question": "仓库叉车在电脑里跑和实际开起来差很多，怎么让两边对上？"},
+    {"anchor": "system-identification", "question": "how do we make the simulator match our real forklift?"},
+]
+
 
 def write_card(folder: Path, name: str, text: str | bytes) -> Path:
     folder.mkdir(parents=True, exist_ok=True)

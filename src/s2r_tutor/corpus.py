@@ -1,8 +1,14 @@
-"""Reading concept cards: `corpus/*.md` with YAML front matter and `{#anchor}`-tagged headings."""
+"""Reading concept cards: `corpus/*.md` with YAML front matter and `{#anchor}`-tagged headings.
+
+A card may have a companion `<card>.questions.jsonl`: questions readers ask that a section answers,
+one `{"anchor": ..., "question": ...}` per line. They are extra search keys for that section
+(docs/retrieval.md), never shown and never quoted; a card without the file works as before.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -10,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import CorpusError
-from .text import strip_anchor
+from .text import strip_anchor, strip_comments
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
 _FENCE = re.compile(r"^(```|~~~)")
@@ -43,6 +49,51 @@ class Card(BaseModel):
     meta: CardMeta
     source: str = Field(description="corpus-relative path")
     sections: list[Section]
+    questions: dict[str, list[str]] = Field(
+        default_factory=dict, description="anchor -> reader questions from the card's .questions.jsonl")
+
+
+QUESTIONS_SUFFIX = ".questions.jsonl"
+MAX_QUESTION_CHARS = 300
+
+
+class CardQuestion(BaseModel):
+    """One line of a `.questions.jsonl` file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    anchor: str = Field(min_length=1)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+
+
+def questions_path(card_path: Path) -> Path:
+    return card_path.with_name(card_path.stem + QUESTIONS_SUFFIX)
+
+
+def parse_questions(text: str, source: str, anchors: set[str]) -> dict[str, list[str]]:
+    """anchor -> questions, in file order, duplicates dropped. A bad line is a CorpusError naming
+    file:line: a typo in an anchor would otherwise silently attach nothing."""
+    out: dict[str, list[str]] = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{source}:{lineno}"
+        try:
+            item = CardQuestion.model_validate(json.loads(line))
+        except ValueError as exc:  # JSONDecodeError and ValidationError are both ValueErrors
+            what = "is not valid JSON" if isinstance(exc, json.JSONDecodeError) else \
+                "needs exactly a non-empty 'anchor' and 'question' (at most %d characters)" % MAX_QUESTION_CHARS
+            raise CorpusError(f"{where}: {what}") from None
+        if item.anchor not in anchors:
+            raise CorpusError(f"{where}: no section with text of its own has the anchor {item.anchor!r}")
+        question = " ".join(item.question.split())
+        if not question:
+            raise CorpusError(f"{where}: the question is blank")
+        bucket = out.setdefault(item.anchor, [])
+        if question not in bucket:
+            bucket.append(question)
+    return out
 
 
 def slugify(text: str) -> str:
@@ -133,16 +184,25 @@ def _read_bytes(path: Path, source: str) -> bytes:
         raise CorpusError(f"{source}: cannot be read ({exc.strerror})") from None
 
 
-def read_card(path: Path, root: Path) -> Card:
-    source = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
-    raw = _read_bytes(path, source)
+def _decode(raw: bytes, source: str) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CorpusError(f"{source}: is not valid UTF-8 (byte {exc.start})") from None
     if "\x00" in text:
         raise CorpusError(f"{source}: looks like a binary file (contains NUL bytes)")
-    return parse_card(text.replace("\r\n", "\n"), source)
+    return text.replace("\r\n", "\n")
+
+
+def read_card(path: Path, root: Path) -> Card:
+    source = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+    card = parse_card(_decode(_read_bytes(path, source), source), source)
+    qpath = questions_path(path)
+    if qpath.is_file():
+        qsource = source[: -len(path.name)] + qpath.name
+        answerable = {s.anchor for s in card.sections if strip_comments(s.body).strip()}  # sections with chunks
+        card.questions = parse_questions(_decode(_read_bytes(qpath, qsource), qsource), qsource, answerable)
+    return card
 
 
 def card_paths(corpus_dir: Path) -> list[Path]:
@@ -166,12 +226,15 @@ def load_corpus(corpus_dir: Path) -> list[Card]:
 
 
 def corpus_hash(corpus_dir: Path) -> str:
-    """Content hash over every card's path and bytes: the index is stale when this changes."""
+    """Content hash over every card's (and its questions file's) path and bytes: the index is stale
+    when this changes."""
     h = hashlib.sha256()
-    for p in card_paths(corpus_dir):
-        source = p.relative_to(corpus_dir).as_posix()
-        h.update(source.encode())
-        h.update(b"\0")
-        h.update(_read_bytes(p, source))  # an unreadable card is a CorpusError here too, not an OSError
-        h.update(b"\0")
+    for card in card_paths(corpus_dir):
+        extra = questions_path(card)
+        for p in [card, extra] if extra.is_file() else [card]:
+            source = p.relative_to(corpus_dir).as_posix()
+            h.update(source.encode())
+            h.update(b"\0")
+            h.update(_read_bytes(p, source))  # an unreadable card is a CorpusError here too, not an OSError
+            h.update(b"\0")
     return h.hexdigest()

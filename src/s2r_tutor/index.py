@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .chunking import chunk_corpus, chunk_views
+from .chunking import chunk_corpus, chunk_views, sparse_text
 from .corpus import corpus_hash, load_corpus
 from .dense import build_dense, dense_bytes, load_dense
 from .embedders import Embedder
@@ -31,7 +31,7 @@ from .tokenize import Tokenizer, tokenizer_fingerprint
 
 log = logging.getLogger("s2r_tutor")
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # 3: reader questions are stored with chunks and embedded as views
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 DENSE = "dense.faiss"
@@ -47,6 +47,15 @@ class LoadedIndex:
     manifest: dict
     rebuilt: bool = False
     reason: str = ""
+
+    def __post_init__(self) -> None:
+        # question_rows[row]: the row is a reader question, not the card's text. chunk_views puts a
+        # chunk's questions last and rows are stored chunk by chunk, so this is derived, not stored.
+        self.question_rows = np.zeros(len(self.owners), dtype=bool)
+        for i, chunk in enumerate(self.chunks):
+            mine = np.flatnonzero(self.owners == i)
+            if chunk.questions and len(mine) >= len(chunk.questions):
+                self.question_rows[mine[len(mine) - len(chunk.questions):]] = True
 
 
 def _versions() -> dict[str, str]:
@@ -99,11 +108,15 @@ def build_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, ch
     t0 = time.perf_counter()
     chash = chash or corpus_hash(settings.corpus_dir)
     chunks = chunk_corpus(load_corpus(settings.corpus_dir), settings.max_chunk_chars)
-    views = [(i, v) for i, c in enumerate(chunks) for v in chunk_views(c)]
-    owners = np.array([i for i, _ in views], dtype=np.int32)
-    vecs = _embed_with_progress(embedder, [v for _, v in views], progress)
+    views: list[tuple[int, str, bool]] = []  # (chunk, text, is a reader question)
+    for i, c in enumerate(chunks):
+        texts = chunk_views(c)
+        first_question = len(texts) - len(c.questions)  # chunk_views puts the questions last
+        views += [(i, v, j >= first_question) for j, v in enumerate(texts)]
+    owners = np.array([i for i, _, _ in views], dtype=np.int32)
+    vecs = _embed_with_progress(embedder, [(v, q) for _, v, q in views], progress)
     dense = build_dense(vecs, settings.dense_index)
-    sparse = BM25.build([c.embed_text() for c in chunks], tokenizer)
+    sparse = BM25.build([sparse_text(c) for c in chunks], tokenizer)
     manifest = {
         "format": FORMAT_VERSION,
         "corpus_hash": chash,
@@ -147,16 +160,23 @@ def _npy_bytes(arr: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def _embed_with_progress(embedder: Embedder, texts: list[str], progress: bool, batch: int = 32) -> np.ndarray:
+def _embed_with_progress(embedder: Embedder, texts: list[tuple[str, bool]], progress: bool,
+                         batch: int = 32) -> np.ndarray:
+    """Vectors for (text, is_query) pairs in order: card text in the passage role, reader questions
+    in the query role."""
     from tqdm import tqdm
 
-    out = []
-    with tqdm(total=len(texts), desc="embedding chunks", unit="chunk", file=sys.stderr,
+    out = np.zeros((len(texts), embedder.dim), np.float32)
+    with tqdm(total=len(texts), desc="embedding chunks", unit="view", file=sys.stderr,
               disable=not progress, leave=False) as bar:
-        for i in range(0, len(texts), batch):
-            out.append(embedder.embed_passages(texts[i: i + batch]))
-            bar.update(len(texts[i: i + batch]))
-    return np.concatenate(out) if out else np.zeros((0, embedder.dim), np.float32)
+        for is_query in (False, True):
+            rows = [i for i, (_, q) in enumerate(texts) if q == is_query]
+            embed = embedder.embed_queries if is_query else embedder.embed_passages
+            for start in range(0, len(rows), batch):
+                part = rows[start: start + batch]
+                out[part] = embed([texts[i][0] for i in part])
+                bar.update(len(part))
+    return out
 
 
 def load_index(folder: Path, manifest: dict, tokenizer: Tokenizer) -> LoadedIndex:

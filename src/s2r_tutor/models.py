@@ -39,6 +39,9 @@ class Chunk(BaseModel):
     source: str = Field(description="corpus-relative path of the card file")
     line_start: int = Field(description="first line of the section in the source file (1-based)")
     line_end: int = Field(description="last line of the section in the source file (inclusive)")
+    questions: list[str] = Field(
+        default_factory=list, description="reader questions the section answers (the card's .questions.jsonl): "
+        "search keys only, never shown or quoted")
 
     @property
     def heading(self) -> str:

@@ -78,27 +78,46 @@ class Retriever:
         # multilingual model matches them far better than English or colloquial phrasing (dense-only,
         # dev set: hit@1 0.868 -> 0.887). Both retrievers read the same expansion.
         expanded = expand_query(query)
+        asked: list[tuple[int, float]] = []  # chunks ranked by their best reader-question view
         if mode in ("hybrid", "dense"):
             qv = self.embedder.embed_queries([expanded])[0]
             views_per_chunk = max(1, len(self.index.owners) // max(1, len(self.index.chunks)))
             rows = search_dense(self.index.dense, qv, max(n, k) * views_per_chunk * 2)
-            dense = best_view_per_chunk(rows, self.index.owners, max(n, k))
+            is_q = self.index.question_rows
+            dense = best_view_per_chunk([r for r in rows if not is_q[r[0]]], self.index.owners, max(n, k))
+            asked = best_view_per_chunk([r for r in rows if is_q[r[0]]], self.index.owners, max(n, k))
         if mode in ("hybrid", "sparse"):
             sparse = self.index.sparse.search(expanded, max(n, k))
         if mode == "dense":
-            fused = {i: s for i, s in dense}
+            # one dense ranking: a chunk's best view of either kind (question-question cosines run
+            # higher than question-text ones, so fusion below keeps the two apart instead)
+            best = dict(asked)
+            for i, s in dense:
+                best[i] = max(s, best.get(i, s))
+            fused = best
         elif mode == "sparse":
             fused = {i: s for i, s in sparse}
         elif self.settings.fusion == "weighted":
             fused = weighted(dense, sparse, self.settings.dense_weight)
         else:
-            fused = rrf([[i for i, _ in dense], [i for i, _ in sparse]], self.settings.rrf_k,
-                        [self.settings.rrf_dense_weight, 1.0])
+            # The dense vote is shared between the card-text ranking and the reader-question ranking
+            # when the corpus has questions; without them the text ranking carries all of it.
+            w = self.settings.rrf_dense_weight
+            share = self.settings.rrf_question_share if asked else 0.0
+            text_ids = [i for i, _ in dense]
+            fused = rrf([text_ids, [i for i, _ in asked], [i for i, _ in sparse]], self.settings.rrf_k,
+                        [w * (1 - share), w * share, 1.0])
+            # A chunk with no reader questions (a card without a questions file) would lose the question
+            # share to chunks that have them; its text rank stands in, so every chunk keeps the full vote.
+            for rank, i in enumerate(text_ids):
+                if not self.index.chunks[i].questions:
+                    fused[i] += w * share / (self.settings.rrf_k + rank + 1)
         if mode == "hybrid" and self.prior is not None:
             bonus = self.prior(query)
             for i in fused:
                 c = self.index.chunks[i]
                 fused[i] += bonus.get(f"{c.doc_id}#{c.anchor}", 0.0)
+        # The answerer's refusal floor (settings.refusal_min_dense) was calibrated on card-text cosines.
         d, s = dict(dense), dict(sparse)
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
         return [Ranked(i, float(sc), d.get(i), s.get(i)) for i, sc in order]

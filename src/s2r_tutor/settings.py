@@ -72,9 +72,13 @@ class Settings(BaseSettings):
     rrf_dense_weight: float = Field(
         3.0, gt=0, description="weight of the dense ranking in RRF (sparse has 1): dense is the stronger signal"
     )
+    rrf_question_share: float = Field(
+        2 / 3, ge=0, le=1, description="share of the dense RRF weight given to the ranking by reader-question views "
+        "(the card's .questions.jsonl); the rest goes to the ranking by the card's own text"
+    )
     dense_weight: float = Field(0.6, ge=0, le=1, description="share of the dense score in weighted fusion")
     intent_prior: float = Field(
-        0.2, ge=0, description="bonus (in fused-score units) for sections of the intent the question's phrasing "
+        0.15, ge=0, description="bonus (in fused-score units) for sections of the intent the question's phrasing "
         "names; 0 turns the prior off"
     )
     candidates: int = Field(20, gt=0, description="hits taken from each retriever before fusion")

@@ -59,6 +59,8 @@ DEICTIC = any_of(r"这事儿?", r"这件事", r"这玩意儿?", r"这东西", r"
 # Asking about the card itself ("summarise this", "what are the related concepts").
 META_TERMS = any_of(
     r"卡片", r"这张卡", r"this card", r"the card", r"快速记忆", r"相关概念", r"关联知识",
+    # asking for the card's memory aid in other words
+    r"口诀", r"顺口溜", r"助记", r"mnemonic", r"cheat[\s-]*sheet",
     r"related concepts", r"key points", r"要点", r"concept cards?", r"related to this", r"related cards?", r"(?:the|these|its) (?:key|main|core) (?:ideas|points|takeaways)(?! (?:of|from|in|for))", r"cards? (?:should|to) (?:i )?read",
 )
 
@@ -80,8 +82,14 @@ FOREIGN_TOPICS = any_of(
 )
 
 # Off the card even next to a core term: tools and products it never names, code, purchases.
+# Simulator products: off the card when the question is about the tool ("Isaac 和 MuJoCo 哪个好"), in
+# scope when it only names the tool a policy was trained in and asks why it fails on the real robot.
+SIM_TOOLS = any_of(r"isaac", r"mujoco", r"gazebo", r"pybullet", r"webots", r"\bunity\b", r"unreal")
+REAL_SIDE = any_of(r"真机", r"实机", r"真实机器人", r"实物", r"现场", r"工厂", r"产线", r"客户那", r"上线后", r"部署到",
+                   r"real[\s-]*(?:world|robot|hardware)", r"on[\s-]*site", r"on the (?:real|physical)", r"physical robot",
+                   r"in (?:the )?(?:factory|field|reality|real life)", r"deploy")
 OFF_CARD = any_of(
-    r"isaac", r"mujoco", r"gazebo", r"pybullet", r"webots", r"\bunity\b", r"unreal", r"\bros2?\b", r"哪个仿真器",
+    r"\bros2?\b", r"哪个仿真器",
     r"\bppo\b", r"\bsac\b", r"\bdqn\b", r"\btd3\b", r"推导", r"derivation", r"\bderive",
     r"奖励函数", r"reward (?:function|shaping|design)", r"超参", r"hyper[\s-]*param", r"学习率", r"learning rate",
     r"(?:写|给我|贴).{0,6}代码", r"write .{0,20}code", r"\bpython\b", r"pytorch", r"价格", r"多少钱", r"\bprice",

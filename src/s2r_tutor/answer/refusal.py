@@ -3,6 +3,7 @@
 Signals, strongest first (numbers measured in docs/answering.md):
 1. an injection / creative-writing request            -> refuse
    a tool, product, price or code request the card never covers (Isaac Gym, ROS, "写代码") -> refuse
+   (a simulator named beside the real robot - "Isaac 里 99%，上真机一半" - is a transfer question)
 2. a core Sim2Real term (typo-tolerant) or card meta  -> answer
 3. a robotics topic the card does not cover           -> refuse
    the corpus's own vocabulary (vocab.py: a shared phrase, a specific corpus term, or enough
@@ -21,7 +22,8 @@ from dataclasses import dataclass
 
 from ..models import Intent
 from .vocab import Evidence
-from .lexicon import CORE_TERMS, DEICTIC, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, WEAK_TERMS, fold, fuzzy_core
+from .lexicon import (CORE_TERMS, DEICTIC, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, REAL_SIDE, SIM_TOOLS,
+                      WEAK_TERMS, fold, fuzzy_core)
 
 # The single refusal constant (zh then en, so one string serves both languages; tests match it exactly).
 REFUSAL = (
@@ -61,7 +63,7 @@ def decide_scope(question: str, *, dense: float, sparse: float, specific_rule: b
 
     if INJECTION.search(q):
         return verdict(False, "injection")
-    if OFF_CARD.search(q):
+    if OFF_CARD.search(q) or (SIM_TOOLS.search(q) and not REAL_SIDE.search(q)):
         return verdict(False, "off-card")
     if CORE_TERMS.search(q) or fuzzy_core(q):
         return verdict(True, "core")

@@ -165,3 +165,31 @@ def test_scenario_brings_every_factor_the_card_tags_it_with(tutor, question, tag
     a = tutor.ask(question)
     assert a.intent == "scenario" and tag in a.answer
     assert any(c.chunk_id == "04-08#reality-gap" and "摩擦" in c.quote for c in a.citations)
+
+
+@pytest.mark.parametrize("lang_question, label", [
+    ("数据攒够了是不是就不用在真机上做安全验证了", "**和你的问题最贴近的一节**"),
+    ("Once we have plenty of field logs, is the real-robot safety check still needed?", "**The section closest to your question**"),
+])
+def test_the_top_ranked_section_always_speaks(tutor, lang_question, label):
+    """When the intent's builder leaves out the section search ranks first (a wrong intent on an unseen
+    phrasing), that section's sentences closest to the question are added, cited."""
+    from s2r_tutor.answer.answerer import Answerer
+    from s2r_tutor.answer.compose import Focus
+    from s2r_tutor.models import Intent
+
+    answerer = Answerer(tutor)
+    lang = "zh" if label.startswith("**和") else "en"
+    plan = answerer.plan(lang_question, [])
+    top = tutor.chunks[plan.ranked[0].idx]
+    assert top.anchor == "related-robot-data"
+    plan.intent, plan.focus = Intent.why_simulation, Focus(question=lang_question)  # a builder that never cites it
+    text, citations = answerer.compose(plan, lang)
+    by_id = {c.chunk_id: c for c in citations}
+    assert label in text and top.chunk_id in by_id
+    assert "真机安全验证仍然不可省略" in by_id[top.chunk_id].quote
+    assert text.index(label) > text.index("A · ")  # after the intent's own answer, not instead of it
+    # a question that singles out part of the material keeps the builder's choice alone
+    plan.focus = Focus(anchors={"why-simulation-safety"}, question=lang_question)
+    text, citations = answerer.compose(plan, lang)
+    assert label not in text and top.chunk_id not in {c.chunk_id for c in citations}

@@ -62,7 +62,7 @@ def lexical_scores(question: str, sents: list[str]) -> list[float]:
 
 
 def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lang: str,
-                  scorer: Scorer | None = None) -> dict[str, str]:
+                  scorer: Scorer | None = None, max_sentences: int = MAX_SENTENCES) -> dict[str, str]:
     """Template variables for prompts/generic.<lang>.md: `title` (framing) and `points` (cited).
     `scorer(question, sentences)` rates each sentence (the answerer passes the embedder's cosine,
     which reads an English question against a Chinese card); lexical overlap when None."""
@@ -75,10 +75,10 @@ def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lan
     scores = (scorer or lexical_scores)(question, texts)
     lex = lexical_scores(question, texts)
     order = sorted(range(len(pool)), key=lambda j: (-(scores[j] + TIE_BREAK * lex[j]), j))
-    keep = set(order[:MAX_SENTENCES])
+    keep = set(order[:max_sentences])
     first = [j for j in order if pool[j][0] == 0][:1]  # the best section always speaks
     if first and first[0] not in keep:
-        keep.discard(order[MAX_SENTENCES - 1])
+        keep.discard(order[max_sentences - 1])
         keep.add(first[0])
     points = []
     for i, chunk in enumerate(sections):

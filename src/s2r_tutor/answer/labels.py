@@ -13,6 +13,7 @@ LABELS: dict[str, dict[str, str]] = {
         "row-where": "在哪里训练 / 学习", "row-relation": "两者关系",
         "world-model": "世界模型", "body": "本体",
         "data": "数据", "validation": "真机验证", "engineering": "工程化落地",
+        "closest": "和你的问题最贴近的一节",
     },
     "en": {
         "one-sentence": "In one sentence", "intro": "The card's lead", "check": "Reality as the test",
@@ -24,6 +25,7 @@ LABELS: dict[str, dict[str, str]] = {
         "row-solves": "What it solves", "row-where": "Where it trains / learns", "row-relation": "How they relate",
         "world-model": "World model", "body": "Robot body",
         "data": "Data", "validation": "Real-robot validation", "engineering": "Engineering gap",
+        "closest": "The section closest to your question",
         # English names for the card's headings (the Chinese heading follows in the answer)
         "scenario-factory-floor": "Customer scenario 1 · lab to factory",
         "scenario-payload": "Customer scenario 2 · payload change",

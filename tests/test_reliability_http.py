@@ -436,3 +436,43 @@ def test_load_32_clients_60_seconds(server):
     assert not errors, errors[:5]
     assert all(lat[k] for k in lat), "every kind of request was made"
     assert healthy(port)
+
+
+class _BrokenTutor:
+    """A Tutor whose index broke under it: every call raises with the server path in the message."""
+
+    def __init__(self, exc):
+        self.exc = exc
+
+    def ask(self, *args, **kwargs):
+        raise self.exc
+
+    def search(self, *args, **kwargs):
+        raise self.exc
+
+
+@pytest.mark.parametrize("make_error, part", [
+    ("IndexCorruptError", "the search index"), ("CorpusError", "the card corpus"), ("TutorError", "the tutor"),
+])
+def test_a_server_side_failure_is_503_without_server_paths(settings, make_error, part, caplog):
+    """R28: a TutorError behind the API (a corrupt index, a broken card) is a 503 that says what kind of
+    part failed; the message with the server's paths goes to the server log only."""
+    from fastapi import FastAPI
+
+    from s2r_tutor import errors
+    from s2r_tutor.web.api import install_api
+    from s2r_tutor.web.runtime import Runtime
+    from s2r_tutor.web.server import running
+
+    secret = "/srv/s2r/private/index/dense.faiss"
+    app = FastAPI()
+    install_api(app, settings)
+    app.state.runtime = Runtime(settings, _BrokenTutor(getattr(errors, make_error)(f"{secret} is unreadable")))
+    with running(app) as url, caplog.at_level("ERROR", logger="s2r_tutor.web"):
+        for r in (httpx.post(f"{url}/api/ask", json={"question": "什么是 Sim2Real？"}, timeout=30),
+                  httpx.get(f"{url}/api/search", params={"q": "域随机化"}, timeout=30)):
+            assert r.status_code == 503
+            detail = r.json()["detail"]
+            assert part in detail and "server log" in detail
+            assert "/srv" not in r.text and "dense.faiss" not in r.text
+    assert secret in caplog.text  # the operator still gets the whole story

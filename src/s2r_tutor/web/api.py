@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..errors import QueryError, TutorError
+from ..errors import CorpusError, EmbedderError, IndexCorruptError, LLMError, QueryError, TemplateError, TutorError
 from ..models import Answer, Hit, Turn
 from ..settings import Settings
 from .runtime import Runtime
@@ -110,10 +110,17 @@ async def _on_query_error(request: Request, exc: QueryError) -> JSONResponse:
     return _error(400, str(exc))
 
 
+# What failed, in words a portal user may see. The error's own text stays in the server log: it
+# names server paths (the index folder, a card's file) that a client has no business learning.
+_FAILED_PART = {CorpusError: "the card corpus", IndexCorruptError: "the search index",
+                EmbedderError: "the embedding model", TemplateError: "the answer templates", LLMError: "the LLM"}
+
+
 async def _on_tutor_error(request: Request, exc: TutorError) -> JSONResponse:
     # Not the caller's fault (index, embedder, templates): say so without a traceback.
     log.error("tutor error on %s: %s", request.url.path, exc)
-    return _error(503, f"the tutor cannot answer right now: {exc}")
+    part = next((name for kind, name in _FAILED_PART.items() if isinstance(exc, kind)), "the tutor")
+    return _error(503, f"the tutor cannot answer right now: a problem with {part} (details are in the server log)")
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -88,3 +88,15 @@ def test_cases_for_another_corpus_are_rejected_on_the_default_one(tutor, index_d
     err = capsys.readouterr().err
     assert rc == 1
     assert "cases.jsonl:3: expected section(s) 99-01#summary, 99-01#intro not in the corpus" in err
+
+
+def test_refusal_names_the_other_cards_too(two_cards):
+    """With more than one card, 'outside this card' alone would be wrong: the refusal says the other
+    cards do not cover it either, by title."""
+    from s2r_tutor.answer import REFUSAL
+
+    needs_answerer()
+    answer = two_cards.ask("明天北京天气怎么样？")
+    assert answer.refused and answer.answer.startswith(REFUSAL)
+    assert "「什么是蜂巢充电？」" in answer.answer and '"什么是蜂巢充电？"' in answer.answer
+    assert "「什么是 Sim2Real？」" not in answer.answer.removeprefix(REFUSAL)

@@ -21,7 +21,7 @@ from .labels import label
 from .lexicon import fold
 from .llm import LLM, get_llm
 from .llm_answer import llm_answer
-from .refusal import GENERIC_INTENTS, REFUSAL, TRY_INSTEAD, decide_scope
+from .refusal import GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
 from .vocab import CorpusVocab
@@ -50,6 +50,8 @@ class Answerer:
         self._sent_vecs: dict = {}
         self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict))
         self.llm = llm if llm is not None else get_llm(self.settings.llm)
+        others = dict.fromkeys(c.title for c in tutor.chunks if c.doc_id != self.card.doc_id)
+        self.refusal_text = refusal_text(list(others))
 
     # -- planning ---------------------------------------------------------------------------
     def _intent_of(self, question: str, history: list[Turn], depth: int) -> tuple[Intent, str]:
@@ -128,7 +130,7 @@ class Answerer:
     # -- answering --------------------------------------------------------------------------
     def refusal(self, question: str, lang: str, plan: Plan | None = None) -> Answer:
         hits = [self.tutor.retriever.to_hit(r) for r in plan.ranked] if plan else []
-        return Answer(question=question, language=lang, intent=Intent.out_of_scope.value, answer=REFUSAL,
+        return Answer(question=question, language=lang, intent=Intent.out_of_scope.value, answer=self.refusal_text,
                       citations=[], refused=True, followups=list(TRY_INSTEAD[lang]), hits=hits, backend="template")
 
     def compose(self, plan: Plan, lang: str, generic: bool | None = None) -> tuple[str, list]:

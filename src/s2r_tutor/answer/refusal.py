@@ -36,6 +36,15 @@ REFUSAL = (
     "diagnose a customer's on-site problem. You could try one of the questions below."
 )
 
+def refusal_text(other_cards: list[str]) -> str:
+    """REFUSAL; when the corpus holds more cards than this one, it also says they do not cover it."""
+    if not other_cards:
+        return REFUSAL
+    zh = "、".join(f"「{t}」" for t in other_cards)
+    en = ", ".join(f'"{t}"' for t in other_cards)
+    return f"{REFUSAL}\n其他卡片也没有讲到它：{zh}。\nThe other cards here do not cover it either: {en}."
+
+
 TRY_INSTEAD = {
     "zh": ["什么是 Sim2Real？", "为什么仿真里会走，真实机器人却可能不会？", "强化学习和 Sim2Real 有什么区别？"],
     "en": ["What is Sim2Real?", "Why can a robot walk in simulation but not in reality?",

@@ -100,3 +100,19 @@ def test_refusal_names_the_other_cards_too(two_cards):
     assert answer.refused and answer.answer.startswith(REFUSAL)
     assert "「什么是蜂巢充电？」" in answer.answer and '"什么是蜂巢充电？"' in answer.answer
     assert "「什么是 Sim2Real？」" not in answer.answer.removeprefix(REFUSAL)
+
+
+@pytest.mark.parametrize("question", ["蜂巢充电的三色轮值表是怎么分班的？", "How is the hive charging rota organised?"])
+def test_generic_answers_suggest_the_cards_other_sections(two_cards, question):
+    """A card with no builders still gets next questions: its other sections, each answered from that card."""
+    needs_answerer()
+    answer = two_cards.ask(question)
+    cited = {c.chunk_id for c in answer.citations}
+    assert answer.followups and len(answer.followups) <= 3
+    headings = {c.chunk_id: c.section.split(" > ")[-1] for c in two_cards.chunks
+                if c.doc_id == "99-01" and " > " in c.section}  # the title section is named as the card
+    for followup in answer.followups:
+        named = [cid for cid, h in headings.items() if f"「{h}」" in followup or f'"{h}"' in followup]
+        assert len(named) == 1 and named[0] not in cited, followup  # a section the answer did not use
+        nxt = two_cards.ask(followup)
+        assert not nxt.refused and named[0] in {c.chunk_id for c in nxt.citations}, followup

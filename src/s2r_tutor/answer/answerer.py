@@ -15,7 +15,7 @@ from .card import CardView, Writer
 from .compose import BUILDERS, Focus
 from .followups import CONTINUATION, context_for, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
-from .generic import build_generic
+from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import label
 from .lexicon import fold
@@ -115,6 +115,13 @@ class Answerer:
         q = emb.embed_queries([question])[0]
         return [float(self._sent_vecs[x] @ q) for x in sents]
 
+    def _generic_followups(self, citations: list, lang: str) -> list[str]:
+        """Suggestions for a generic answer: the other sections of the card it cited."""
+        doc = citations[0].chunk_id.split("#", 1)[0]
+        cited = {c.chunk_id.split("#", 1)[1] for c in citations if c.chunk_id.startswith(f"{doc}#")}
+        chunks = [c for c in self.tutor.chunks if c.doc_id == doc]
+        return generic_followups(chunks, cited | {c.anchor for c in chunks if c.chunk_id.split("#", 1)[1] in cited}, lang)
+
     def _uncited_top(self, plan: Plan, ledger: Ledger):
         """The top-ranked chunk when it is on the builders' card and no part of its section is cited.
         None when the question singles out part of the intent's material ("除了省钱…", "the second
@@ -173,7 +180,8 @@ class Answerer:
             return self.refusal(question, lang, plan)
         result = Answer(question=question, language=lang, intent=plan.intent.value, answer=text,
                         citations=citations, refused=False,
-                        followups=[] if plan.generic else [f for f in suggestions(plan.intent, lang) if f != question],
+                        followups=self._generic_followups(citations, lang) if plan.generic
+                        else [f for f in suggestions(plan.intent, lang) if f != question],
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
         if self.llm is None:
             return result

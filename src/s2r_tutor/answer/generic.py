@@ -96,3 +96,33 @@ def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lan
         else:
             points.append(f"- {body}")
     return {"title": sections[0].title.strip(), "points": "\n".join(points)}
+
+
+MAX_FOLLOWUPS = 3
+
+
+def generic_followups(card_chunks: list[Chunk], cited: set[str], lang: str) -> list[str]:
+    """Next questions for a card no builder knows: its other sections' headings, in card order after
+    the last cited one (then from the top), so every suggestion names a section that answers it. A
+    heading that is already a question is used as it is (it came from the card; search finds it)."""
+    seen: dict[str, Chunk] = {}
+    for c in card_chunks:
+        seen.setdefault(c.anchor, c)  # a split section is one suggestion
+    order = list(seen.values())
+    last = max((i for i, c in enumerate(order) if c.anchor in cited), default=-1)
+    out = []
+    for c in order[last + 1:] + order[:last + 1]:
+        heading = c.section.split(" > ")[-1].strip()
+        if c.anchor in cited or not heading or c.section.count(" > ") == 0:  # the title section is the card itself
+            continue
+        if heading.endswith(("？", "?")):
+            out.append(heading)
+        else:
+            # the card's title keeps a suggestion on its card when another card has a similar section
+            title = c.title.strip()
+            out.append(f"「{title}」里的「{heading}」是怎么讲的？" if lang == "zh"
+                       else f'What does "{title}" say about "{heading}"?')
+        if len(out) == MAX_FOLLOWUPS:
+            break
+    return out
+

@@ -124,6 +124,9 @@ OUT_OF_SCOPE_DEV = [
     "扫地机器人哪个牌子好", "how do I train my dog to sit", "how to train a neural network",
     "电机坏了怎么修", "我的机械臂怎么编程", "robot vacuum recommendations", "什么是爱情",
     "人形机器人多少钱一台", "what is a servo motor", "传感器怎么接线",
+    # purchase and after-sales terms, even beside words the card uses (现场, robot, 工厂)
+    "机械臂保修几年，现场维修算不算在质保里", "does the warranty cover on-site repairs of the robot arm?",
+    "工厂里的机器人售后服务怎么收费", "where do we order spare parts for the real robot",
     # generic words that also trigger intent phrases (steps, methods, summary, hard, cost ...)
     "学英语有什么好方法", "what are the steps to bake bread", "总结一下今天的新闻", "为什么数学这么难",
     "怎么降低装修成本", "what are the key takeaways of the book Atomic Habits", "婚礼流程是怎样的",
@@ -144,6 +147,9 @@ COLLOQUIAL_DEV = [
     ("what's the gap between sim and reality", "reality_gap"),
     ("domain randomisation?", "methods"),
     ("怎么让策略在真机上更稳", "methods"),
+    # repairs as a cost of real-robot training are on the card (unlike warranty or after-sales terms)
+    ("真机训练的维修成本，是先用仿真的理由之一吗", "why_simulation"),
+    ("does the repair cost of training on real robots explain why teams use simulation?", "why_simulation"),
 ]
 
 OUT_OF_SCOPE_HELD_OUT = [

@@ -94,6 +94,9 @@ OFF_CARD = any_of(
     r"奖励函数", r"reward (?:function|shaping|design)", r"超参", r"hyper[\s-]*param", r"学习率", r"learning rate",
     r"(?:写|给我|贴).{0,6}代码", r"write .{0,20}code", r"\bpython\b", r"pytorch", r"价格", r"多少钱", r"\bprice",
     r"报价", r"售价", r"pricing", r"how much (?:is|does|do|would)\b.{0,40}\bcost", r"\bquote for",
+    # after-sales terms of a purchase (not "guarantee" or "交付": readers ask whether sim results
+    # can be promised or why delivery takes long, which the card answers)
+    r"保修", r"质保", r"保固", r"售后", r"维保", r"warrant(?:y|ies)", r"after[\s-]*sales", r"spare parts", r"备件",
     # tasks that are not questions about a card: translating, mail, recipes
     # (an e-mail to a customer *about* Sim2Real is a reader's real job, so mail is not on this list)
     r"翻译", r"\btranslat", r"recipe", r"菜谱",

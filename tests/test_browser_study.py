@@ -93,6 +93,50 @@ def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_
     assert offsite == []
 
 
+def test_quiz_and_flashcards_in_english(browser, base_url, study_settings, tutor):
+    """Choosing English on the Quiz tab: the question on screen, the status line and the feedback
+    (for a bare letter too) turn English, the next question is English, and the Flashcards tab
+    follows (its own choice shows English; a term card shows the English name in front)."""
+    bank = generate_bank(tutor.chunks)
+    first, second = bank[0], bank[1]
+    context, page, _ = new_page(browser)
+    try:
+        open_quiz(page, base_url + "/?reader=browser-en")
+        question = page.locator("#study-quiz-question")
+        assert first.question in question.inner_text()
+        page.locator("#study-quiz-lang label", has_text="English").click()
+        question.get_by_text(first.question_en).wait_for()
+        assert first.question not in question.inner_text() and "Source [04-08#intro]" in question.inner_text()
+        page.locator("#study-quiz-status").get_by_text("answered").wait_for()
+
+        page.locator("#study-quiz-answer textarea").fill("A")
+        page.locator("#study-quiz-submit").click()
+        feedback = page.locator("#study-quiz-feedback")
+        feedback.get_by_text("Not quite").wait_for()
+        text = feedback.inner_text()
+        assert "You missed" in text and "Source [04-08#intro]" in text and "出处" not in text
+
+        page.locator("#study-quiz-next").click()
+        question.get_by_text(second.question_en[:30]).wait_for()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "study-quiz-en.png"), full_page=True)
+
+        page.get_by_role("tab", name="闪卡 Flashcards").click()
+        assert page.locator("#study-flashcards-lang input[value=en]").is_checked()
+        cards = page.locator("#study-flashcards")
+        cards.get_by_text("Glossary (en ↔ zh)").wait_for()
+        cards.locator("summary", has_text="Domain Randomization").first.click()  # English in front
+        cards.get_by_text("域随机化", exact=True).first.wait_for()
+        page.locator("#study-flashcards-lang label", has_text="中文").click()  # and back, on either tab
+        cards.get_by_text("术语 · Glossary (zh ↔ en)").wait_for()
+        page.get_by_role("tab", name="测验 Quiz").click()
+        question.get_by_text(second.question[:12]).wait_for()
+    finally:
+        context.close()
+    stats = StudyStore(study_settings.study_db).stats("browser-en")
+    assert stats[first.id].last_verdict == "wrong"
+
+
 def test_reader_from_header_choice_by_option_and_notes(browser, base_url, study_settings, tutor):
     context, page, _ = new_page(browser, extra_http_headers={"X-Reader-Id": "hdr-bob"})
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import pytest
 
 from s2r_tutor.chunking import chunk_corpus
 from s2r_tutor.corpus import load_corpus
+from s2r_tutor.study import structure as S
 from s2r_tutor.study.bank import FALSE, KINDS, TRUE, generate_bank
 from s2r_tutor.text import normalize
 
@@ -40,6 +43,76 @@ def test_quotes_are_spans_of_the_cited_chunk_and_ids_are_unique(tutor, bank):
 
 def test_ids_are_stable_across_generations(tutor, bank):
     assert [q.id for q in generate_bank(tutor.chunks)] == [q.id for q in bank]
+
+
+# Computed on the 04-08 card before the questions got English wording: progress in SQLite is keyed
+# on these ids, so the English wording must not change them (they hash the Chinese text only).
+IDS_SHA1 = "1a39f194f347768b2712388d0ea3f4836e5011eb"  # sha1 of the 81 sorted ids, one a line
+PINNED_IDS = {
+    ("heading-recall", "04-08#intro"): "2630a297635b",
+    ("example-choice", "04-08#system-identification"): "342bb86a4a8c",
+    ("neq-false", "04-08#rl-vs-sim2real"): "d466cbeeefef",
+    ("scenario-tags", "04-08#scenario-factory-floor"): "5bcae297d3e6",
+    ("label-term", "04-08#quick-memory"): "79fe9c7633f2",
+}
+
+
+def test_ids_are_the_same_as_before_the_english_wording(bank):
+    ids = sorted(q.id for q in bank)
+    assert hashlib.sha1("\n".join(ids).encode()).hexdigest() == IDS_SHA1
+    first = {}
+    for q in bank:
+        first.setdefault((q.template, q.chunk_id), q.id)
+    assert {k: first[k] for k in PINNED_IDS} == PINNED_IDS
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_QUOTED = re.compile(r"“[^“”]*”|「[^「」]*」")
+
+
+def own_words(text: str, headings: list[str]) -> str:
+    """What English wording says in its own words: quoted card text (innermost quotes first, so a
+    card sentence with quotes of its own goes whole) and card headings taken out."""
+    prev = None
+    while prev != text:
+        prev, text = text, _QUOTED.sub(" ", text)
+    for h in sorted(headings, key=len, reverse=True):
+        text = text.replace(h, " ")
+    return text
+
+
+def assert_english(questions, chunks) -> None:
+    headings = [S.heading(c) for c in chunks] + [c.section for c in chunks]
+    for q in questions:
+        for text in (q.question_en, q.explanation_en):
+            rest = own_words(text, headings)
+            assert not _CJK.search(rest), (q.template, text, rest)
+            assert re.search(r"[A-Za-z]{3,}", rest), (q.template, text)  # English words, not only quotes
+
+
+def test_every_question_has_english_wording_around_the_cards_own_text(tutor, bank):
+    assert all(q.question_en and q.explanation_en for q in bank)
+    assert_english(bank, tutor.chunks)
+    # the card's Chinese is quoted as it is, never translated; English names where card or glossary give them
+    by = {(q.template, q.chunk_id): q for q in reversed(bank)}
+    sysid = by["example-choice", "04-08#system-identification"]
+    assert sysid.question_en == "Which of these is “用真实机器人数据，让仿真参数尽量接近真实本体” an example of?"
+    assert "The card's example for System Identification is" in sysid.explanation_en
+    assert by["neq-false", "04-08#rl-vs-sim2real"].question_en == (
+        "True or false: Reinforcement Learning is the same thing as Sim2Real.")
+    assert "“A · 成本” (Cost)" in by["list-recall", "04-08#why-simulation-cost"].question_en
+    assert by["not-but-true", "04-08#why-hard"].explanation_en.startswith("True. The card says: “Sim2Real 的目标不是")
+    factory = by["scenario-tags", "04-08#scenario-factory-floor"]
+    assert factory.question_en.startswith("Customer says: “机器人实验室里走得很好，到客户工厂就容易摔。”")
+
+
+def test_true_false_reads_true_false_in_english_and_stores_dui_cuo(bank):
+    q = next(q for q in bank if q.template == "neq-false")
+    assert q.answer == FALSE and q.choices == [TRUE, FALSE]
+    assert q.options("en") == ["True", "False"] and q.options("zh") == [TRUE, FALSE]
+    assert q.prompt("en") == q.question_en and q.prompt() == q.question
+    with pytest.raises(ValueError, match="unknown language"):
+        q.prompt("fr")
 
 
 def test_options_contain_the_answer_once(bank):
@@ -179,6 +252,8 @@ def test_a_new_card_gets_questions_without_code_changes(tmp_path: Path):
     yes_no = [q for q in new_bank if q.template == "yes-no-heading"]
     assert [(q.question, q.answer) for q in yes_no] == [("判断对错：PID 只需要调一个参数。", FALSE)]  # not '不仅…'
     assert all(q.quote in next(c.text for c in chunks if c.chunk_id == q.chunk_id) for q in new_bank)
+    assert_english(new_bank, chunks)  # every template words a new card's questions in English too
+    assert by_tpl["example-choice"].explanation_en.startswith("The card's example for ")
 
 
 def test_the_bank_does_not_need_the_team_glossary(tutor, monkeypatch):

@@ -11,6 +11,7 @@ import pytest
 from s2r_tutor.cli import main
 from s2r_tutor.study.bank import generate_bank
 from s2r_tutor.study.flashcards import build_flashcards
+from s2r_tutor.study.progress import StudyStore
 
 
 @pytest.fixture
@@ -28,14 +29,20 @@ def test_list_json_is_one_document_with_the_whole_bank(env, capsys, tutor):
     assert doc["count"] == len(doc["questions"]) == len(generate_bank(tutor.chunks))
     for q in doc["questions"]:
         assert {"kind", "question", "answer", "chunk_id"} <= set(q)
+        assert q["question_en"] and q["explanation_en"]  # both wordings
     assert {q["chunk_id"] for q in doc["questions"]} == {c.chunk_id for c in tutor.chunks}
     assert sum(doc["by_kind"].values()) == doc["count"]
 
 
-def test_list_as_a_table(env, capsys):
+def test_list_as_a_table_in_either_language(env, capsys, tutor):
     flags, _ = env
+    first = generate_bank(tutor.chunks)[0]
     assert main([*flags, "quiz", "--list"]) == 0
-    assert capsys.readouterr().out.rstrip().endswith("questions")
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("共 81 题") and first.question in out
+    assert main([*flags, "quiz", "--list", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("81 questions") and first.question_en in out and first.question not in out
 
 
 def test_usage_errors(env, capsys):
@@ -46,23 +53,52 @@ def test_usage_errors(env, capsys):
     assert "reader id" in capsys.readouterr().err
 
 
-def run_quiz(monkeypatch, capsys, flags, stdin: str, n: int = 3) -> str:
+def run_quiz(monkeypatch, capsys, flags, stdin: str, n: int = 3, *extra: str) -> str:
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    assert main([*flags, "quiz", "--reader", "ann", "-n", str(n)]) == 0
+    assert main([*flags, "quiz", "--reader", "ann", "-n", str(n), *extra]) == 0
     return capsys.readouterr().out
 
 
 def test_interactive_quiz_on_piped_stdin_keeps_progress(env, monkeypatch, capsys):
     flags, db = env
     first = run_quiz(monkeypatch, capsys, flags, "我不知道\n\n")  # one wrong, one skipped, then EOF
-    assert "[1/3]" in first and "✗ 不正确" in first and "(skipped)" in first
-    assert "1 answered — 0 correct, 0 partly correct, 1 wrong" in first
+    assert first.startswith("Sim2Real 测验 · 读者 'ann'：3 题")
+    assert "[1/3]" in first and "✗ 不正确" in first and "（已跳过）" in first
+    assert "本次答了 1 题：正确 0，部分正确 0，错误 1。" in first
     assert db.exists()
     missed = first.split("[1/3]", 1)[1].splitlines()[0]
     # a new run (a restart): the missed question comes back first
     second = run_quiz(monkeypatch, capsys, flags, "q\n")
     assert second.split("[1/3]", 1)[1].splitlines()[0] == missed
-    assert "0 answered" in second
+    assert "本次答了 0 题" in second
+
+
+def test_an_english_session_transcript(env, monkeypatch, capsys, tutor):
+    """--lang en: header, prompts, the true/false hint, feedback (for a bare 'A' too) and the
+    summary in English; only the card's own text is Chinese. The stored answer stays 对/错."""
+    flags, db = env
+    bank = generate_bank(tutor.chunks)
+    tf = next(q for q in bank if q.kind == "truefalse")
+    StudyStore(db).record("ann", tf, "wrong", 0.0, "对", at=1)  # a missed question comes first
+    out = run_quiz(monkeypatch, capsys, flags, "F\nA\n\n", 3, "--lang", "en")
+    assert out.startswith("Sim2Real quiz for reader 'ann': 3 questions (q to stop; empty line skips)")
+    first, second, third = (part.split("\n\n[", 1)[0] for part in out.split("\n[")[1:4])
+    assert first.startswith(f"1/3] (truefalse · {tf.chunk_id}) {tf.question_en}\n  answer True / False (T / F)")
+    assert "> F\n✓ Correct" in first and tf.question not in out
+    assert second.startswith(f"2/3] (recall · 04-08#intro) {bank[0].question_en}")  # then the unseen, in order
+    assert "> A\n✗ Not quite" in second and "You missed: “" in second and "Source [04-08#intro]" in second
+    assert "(skipped)" in third
+    assert "this session: 2 answered — 1 correct, 0 partly correct, 1 wrong. Progress saved to" in out
+    for zh_only in ("不正确", "正确答案", "出处", "答到了", "还漏了", "已跳过", "本次", "回答 对 / 错"):
+        assert zh_only not in out, zh_only
+    assert StudyStore(db).stats("ann")[tf.id].last_verdict == "correct"
+
+
+def test_lang_must_be_zh_or_en(env, capsys):
+    flags, _ = env
+    with pytest.raises(SystemExit) as info:
+        main([*flags, "quiz", "--lang", "fr", "--list"])
+    assert info.value.code == 2 and "invalid choice: 'fr'" in capsys.readouterr().err
 
 
 def test_interactive_quiz_grades_a_right_answer(env, monkeypatch, capsys, tutor):

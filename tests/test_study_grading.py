@@ -5,8 +5,19 @@ from __future__ import annotations
 
 import pytest
 
+import re
+
 from s2r_tutor.study.bank import generate_bank
 from s2r_tutor.study.grading import Grader, grade
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _own_words(feedback: str, q) -> str:
+    """Feedback less the card's text it quotes: answer, section, quote and quoted key points."""
+    for text in sorted([q.answer, q.section, q.quote, *q.key_points], key=len, reverse=True):
+        feedback = feedback.replace(text, " ")
+    return re.sub(r"“[^“”]*”", " ", feedback)
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +127,7 @@ def test_feedback_quotes_and_cites_the_missed_passage(grader, bank):
     assert "[04-08#reality-gap]" in zh.feedback and f"> {q.quote}" in zh.feedback
     en = grader.grade(q, "the friction is wrong")
     assert en.language == "en" and "You missed" in en.feedback and "[04-08#reality-gap]" in en.feedback
+    assert "“传感器会有噪声”" in en.feedback and "「" not in en.feedback  # English quotes around card text
     tf = grader.grade(next(q for q in bank if "强化学习就是 Sim2Real" in q.question), "对")
     assert "正确答案：错" in tf.feedback and "强化学习 ≠ Sim2Real" in tf.feedback
 
@@ -132,3 +144,48 @@ def test_odd_replies_are_graded_not_crashed(grader, bank):
     assert grader.grade(q, "\x00\u200b  \n").verdict == "wrong"
     long = grader.grade(q, "无关的话。" * 2000)  # truncated to MAX_REPLY_CHARS, still graded
     assert long.verdict == "wrong" and long.quote == q.quote
+
+
+def test_an_english_session_gets_english_feedback_for_a_bare_letter(grader, bank):
+    """'A' has no words to detect a language from: the reply's language would be Chinese, the
+    session's (English) wins when given."""
+    q = pick(bank, "example-choice", "04-08#system-identification")
+    wrong = next(letter for i, letter in enumerate("ABCD") if q.choices[i] != q.answer)
+    zh = grader.grade(q, wrong)
+    assert zh.language == "zh" and "✗ 不正确" in zh.feedback and "正确答案：" in zh.feedback
+    en = grader.grade(q, wrong, language="en")
+    assert en.verdict == "wrong" and en.language == "en"
+    assert "✗ Not quite" in en.feedback and f"Expected answer: {q.answer}" in en.feedback
+    assert "Source [04-08#system-identification]" in en.feedback
+    assert not _CJK.search(_own_words(en.feedback, q))  # only the card's text is Chinese
+    right = "ABCD"[q.choices.index(q.answer)]
+    assert "✓ Correct" in grader.grade(q, right, language="en").feedback
+    assert "✓ 正确" in grader.grade(q, "System Identification", language="zh").feedback  # zh session, en reply
+    with pytest.raises(ValueError, match="unknown language"):
+        grader.grade(q, "A", language="de")
+
+
+@pytest.mark.parametrize("reply,verdict", [("True", "wrong"), ("false", "correct"), ("T", "wrong"), ("F", "correct"),
+                                           ("B", "correct"), ("错", "correct")])
+def test_true_false_in_english(grader, bank, reply, verdict):
+    """An English session shows True / False (A / B); the stored answer stays 错, the feedback
+    names it False and quotes the card."""
+    q = next(q for q in bank if "强化学习就是 Sim2Real" in q.question)
+    assert q.answer == "错" and q.options("en") == ["True", "False"]
+    g = grader.grade(q, reply, language="en")
+    assert g.verdict == verdict
+    if verdict == "wrong":
+        assert "Expected answer: False" in g.feedback and f"> {q.quote}" in g.feedback
+    assert not _CJK.search(_own_words(g.feedback, q))
+
+
+def test_english_feedback_quotes_the_english_explanation(grader, tutor):
+    """Where the explanation says more than the quote (here: which section), English feedback
+    gives its English wording."""
+    from s2r_tutor.study.bank import _Card, _source
+
+    chunk = next(c for c in tutor.chunks if c.chunk_id == "04-08#summary")
+    q = _source(_Card(tutor.chunks), chunk)[0]
+    g = grader.grade(q, "Z", language="en")
+    assert f"From the section “{chunk.section}”." in g.feedback and "出自" not in g.feedback
+    assert "出自「" in grader.grade(q, "Z").feedback

@@ -134,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--list", action="store_true", help="list the question bank instead of quizzing")
     s.add_argument("--json", action="store_true", help="with --list: print the bank as one JSON document")
     s.add_argument("-n", type=int, default=5, help="questions per session (default 5)")
+    s.add_argument("--lang", choices=("zh", "en"), default="zh",
+                   help="language of the prompts, hints and session lines; en also gives English feedback "
+                        "(default zh: feedback follows each reply's language); card text stays Chinese")
     s.set_defaults(func=cmd_quiz)
     return p
 

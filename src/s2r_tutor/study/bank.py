@@ -10,6 +10,10 @@ sentences and yes/no headings answered '不是。' -> true/false probes; bottom-
 a glossary or card term -> fill in the blank. Nothing is invented: a false statement is a
 sentence of the card with its claim reversed or two sections' examples swapped, and it is graded
 with the correct passage quoted.
+
+Every template words its question and explanation in Chinese and in English in one place. The
+English wording quotes the card's Chinese text as it is (never translated) and names headings and
+terms by the English the card's bilingual headings or the glossary give them.
 """
 
 from __future__ import annotations
@@ -24,19 +28,31 @@ from pydantic import BaseModel, Field
 from ..models import Chunk
 from ..text import normalize
 from . import structure as S
-from .terms import TermForms, forms_of, glossary_terms
+from .terms import TermForms, forms_of, glossary_terms, term_for
 
 Kind = Literal["term", "choice", "truefalse", "scenario", "recall"]
 KINDS: tuple[str, ...] = ("term", "choice", "truefalse", "scenario", "recall")
-TRUE, FALSE = "对", "错"
+Language = Literal["zh", "en"]
+LANGUAGES: tuple[str, ...] = ("zh", "en")
+TRUE, FALSE = "对", "错"  # the stored answer of a true/false question, whatever the language
+TRUTH_EN = {TRUE: "True", FALSE: "False"}  # how English wording shows them
 BLANK = "＿＿＿"  # full-width: never read as Markdown emphasis
+_CJK = re.compile(r"[\u3400-\u9fff]")
+Wording = tuple[str, str]  # (Chinese, English): every template writes both together
+
+
+def check_language(language: str) -> Language:
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    return language  # type: ignore[return-value]
 
 
 class Question(BaseModel):
     id: str = Field(description="stable hash of kind, chunk, template and text: progress keys on it")
     kind: Kind
     template: str = Field(description="the template that produced it (for debugging and docs)")
-    question: str
+    question: str = Field(description="the prompt in Chinese (the id is keyed on it)")
+    question_en: str = Field("", description="the prompt in English; quoted card text stays Chinese")
     answer: str = Field(description="the expected answer; for truefalse '对' or '错'")
     accept: list[str] = Field(default_factory=list, description="other spellings graded as correct")
     choices: list[str] = Field(default_factory=list, description="options, for choice/scenario/truefalse")
@@ -45,6 +61,23 @@ class Question(BaseModel):
     key_points: list[str] = Field(default_factory=list, description="what a free-text answer should cover")
     quote: str = Field(description="the supporting passage: an exact span of the chunk text")
     explanation: str = ""
+    explanation_en: str = Field("", description="the explanation in English; quoted card text stays Chinese")
+
+    def prompt(self, language: str = "zh") -> str:
+        return self.question_en if check_language(language) == "en" and self.question_en else self.question
+
+    def explain(self, language: str = "zh") -> str:
+        return self.explanation_en if check_language(language) == "en" and self.explanation_en else self.explanation
+
+    def options(self, language: str = "zh") -> list[str]:
+        """The choices as shown: a true/false question reads True / False in English (same order)."""
+        return [self.shown(c, language) for c in self.choices]
+
+    def shown(self, value: str, language: str = "zh") -> str:
+        """An answer or option as shown: 对/错 become True/False in English; card text stays as is."""
+        if self.kind == "truefalse" and check_language(language) == "en":
+            return TRUTH_EN.get(value, value)
+        return value
 
 
 def option_letter(i: int) -> str:
@@ -56,12 +89,26 @@ def _qid(*parts: str) -> str:
     return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:12]
 
 
-def _mk(kind: str, template: str, chunk: Chunk, question: str, answer: str, quote: str, **kw) -> Question:
+def _mk(kind: str, template: str, chunk: Chunk, question: Wording, answer: str, quote: str,
+        explanation: Wording, **kw) -> Question:
+    """One question; the id is keyed on the Chinese wording only (progress is stored by id)."""
     if not quote or quote not in chunk.text:  # a template bug, not bad input: fail loudly
         raise ValueError(f"{template}: quote is not a span of {chunk.chunk_id}: {quote!r}")
-    return Question(id=_qid(kind, template, chunk.chunk_id, question, answer), kind=kind, template=template,
-                    question=question, answer=answer, chunk_id=chunk.chunk_id, section=chunk.section,
-                    quote=quote, **kw)
+    if not all(question) or not all(explanation):
+        raise ValueError(f"{template}: a question and its explanation need both wordings (zh, en)")
+    return Question(id=_qid(kind, template, chunk.chunk_id, question[0], answer), kind=kind, template=template,
+                    question=question[0], question_en=question[1], answer=answer, chunk_id=chunk.chunk_id,
+                    section=chunk.section, quote=quote, explanation=explanation[0],
+                    explanation_en=explanation[1], **kw)
+
+
+def _q(text: str) -> str:
+    """Card text inside English wording: quoted as it is, never translated."""
+    return f"“{text}”"
+
+
+def _q_list(items: list[str]) -> str:
+    return ", ".join(_q(i) for i in items)
 
 
 def _shuffled(correct: str, distractors: list[str], seed: str, k: int = 3) -> list[str]:
@@ -117,6 +164,28 @@ class _Card:
     def section_text(self, chunk: Chunk) -> str:
         return "\n".join(c.text for c in self.chunks if c.section == chunk.section)
 
+    def english(self, name: str) -> str | None:
+        """The English name of a heading, label or term: the English half of a bilingual heading,
+        a card term's or the glossary's English, a Latin name itself; None when none is known."""
+        ht = S.heading_term(name)
+        if ht and ht[1]:
+            return ht[1]
+        if not _CJK.search(name):
+            return name.strip()
+        t = term_for(S.strip_enum(name), [t for t in self.card_terms if t.en])
+        return t.en if t and t.en else None
+
+    def en(self, name: str, keep_zh: bool = True) -> str:
+        """How English wording names a heading, option label or term: its English name, after the
+        Chinese as printed (quoted, so the reader finds it in the card) unless `keep_zh` is off or
+        the card already prints the English; the quoted Chinese when no English is known."""
+        en = self.english(name)
+        if en is None:
+            return _q(name)
+        if not keep_zh or en in name:
+            return en
+        return f"{_q(name)} ({en})"
+
 
 # --- templates ------------------------------------------------------------------------------
 
@@ -130,20 +199,28 @@ def _examples(card: _Card, c: Chunk) -> list[Question]:
     out = []
     others = [(o, card.term[o.chunk_id], card.st[o.chunk_id].examples) for o in card.siblings(c)]
     others = [(o, t, ex) for o, t, ex in others if t]
+    name_en = card.en(name)
     for ex in st.examples:
-        explanation = f"卡片中「{name}」的示例是：“{ex}”。"
+        explanation = (f"卡片中「{name}」的示例是：“{ex}”。", f"The card's example for {name_en} is {_q(ex)}.")
         if others:
             distract = [f"{t[0]} {t[1]}" if t[1] else t[0] for _, t, _ in others]
-            out.append(_mk("choice", "example-choice", c, f"「{ex}」是下面哪一项的示例？", name, ex,
+            out.append(_mk("choice", "example-choice", c,
+                           (f"「{ex}」是下面哪一项的示例？", f"Which of these is {_q(ex)} an example of?"), name, ex,
                            choices=_shuffled(name, distract, ex), accept=accept, key_points=[term[0]],
                            explanation=explanation))
-        out.append(_mk("term", "example-term", c, f"填写关键术语：示例「{ex}」说的是哪一种思路？（中文或英文名称）",
+        out.append(_mk("term", "example-term", c,
+                       (f"填写关键术语：示例「{ex}」说的是哪一种思路？（中文或英文名称）",
+                        f"Name the key term: which approach is the example {_q(ex)} about? (Chinese or English name)"),
                        name, ex, accept=accept, key_points=[term[0]], explanation=explanation))
         swap = next(((o, t, oex[0]) for o, t, oex in _rotate(others) if oex), None)
         if swap:  # attribution probe: a sibling's example put under this heading is false per the card
             out.append(_mk("truefalse", "example-swap", c,
-                           f"判断对错：卡片中「{name}」的示例是“{swap[2]}”。", FALSE, ex, choices=[TRUE, FALSE],
-                           explanation=f"错。{explanation}“{swap[2]}”是「{swap[1][0]}」的示例。"))
+                           (f"判断对错：卡片中「{name}」的示例是“{swap[2]}”。",
+                            f"True or false: the card's example for {name_en} is {_q(swap[2])}."),
+                           FALSE, ex, choices=[TRUE, FALSE],
+                           explanation=(f"错。{explanation[0]}“{swap[2]}”是「{swap[1][0]}」的示例。",
+                                        f"False. {explanation[1]} {_q(swap[2])} is the example for "
+                                        f"{card.en(swap[1][0])}.")))
     return out
 
 
@@ -157,9 +234,11 @@ def _scenarios(card: _Card, c: Chunk) -> list[Question]:
     pool = [s.arrow_line for o in card.chunks if o.chunk_id != c.chunk_id for s in card.st[o.chunk_id].scenarios]
     for sc in card.st[c.chunk_id].scenarios:
         answer = " / ".join(sc.tags)
-        expl = f"卡片把这个场景对应到：{sc.arrow_line}"
+        expl = (f"卡片把这个场景对应到：{sc.arrow_line}", f"The card links this scenario to: {_q(sc.arrow_line)}")
         out.append(_mk("scenario", "scenario-tags", c,
-                       f"{sc.speaker}说：“{sc.speech}” —— 应该联想到哪些因素？（可选一项，或用自己的话列出）",
+                       (f"{sc.speaker}说：“{sc.speech}” —— 应该联想到哪些因素？（可选一项，或用自己的话列出）",
+                        f"{card.en(sc.speaker, keep_zh=False)} says: {_q(sc.speech)} — which factors should this "
+                        "bring to mind? (pick an option, or list them in your own words)"),
                        answer, sc.arrow_line,
                        choices=_shuffled(answer, [p.split("，")[0] for p in pool], sc.speech) if pool else [],
                        accept=[sc.arrow_line], key_points=sc.tags, explanation=expl))
@@ -177,9 +256,12 @@ def _bold_sides(card: _Card, c: Chunk) -> list[Question]:
         for item in lst.items:
             if sum(normalize(item) == normalize(i) for other in lists for i in other.items) > 1:
                 continue  # the same point under two labels cannot be asked as 'which side'
-            out.append(_mk("choice", "bold-side", c, f"在「{h}」的对比中，“{item}”列在哪一方之下？", lst.label,
-                           item, choices=labels, accept=forms_of(lst.label), key_points=[lst.label],
-                           explanation=f"卡片把“{item}”列在「{lst.label}」之下。"))
+            out.append(_mk("choice", "bold-side", c,
+                           (f"在「{h}」的对比中，“{item}”列在哪一方之下？",
+                            f"In the comparison under {card.en(h)}, which side lists {_q(item)}?"),
+                           lst.label, item, choices=labels, accept=forms_of(lst.label), key_points=[lst.label],
+                           explanation=(f"卡片把“{item}”列在「{lst.label}」之下。",
+                                        f"The card lists {_q(item)} under {card.en(lst.label)}.")))
     return out
 
 
@@ -191,8 +273,10 @@ def _labelled(card: _Card, c: Chunk) -> list[Question]:
             continue
         for label, desc, item in items:
             out.append(_mk("term", "label-term", c,
-                           f"填写关键词：在「{S.heading(c)}」中，“{desc}”对应的是哪个词？", label, item,
-                           accept=forms_of(label), key_points=[label], explanation=f"卡片原文：{item}"))
+                           (f"填写关键词：在「{S.heading(c)}」中，“{desc}”对应的是哪个词？",
+                            f"Name the keyword: under {card.en(S.heading(c))}, which word goes with {_q(desc)}?"),
+                           label, item, accept=forms_of(label), key_points=[label],
+                           explanation=(f"卡片原文：{item}", f"The card says: {_q(item)}")))
     return out
 
 
@@ -216,6 +300,8 @@ def _plain_lists(card: _Card, c: Chunk) -> list[Question]:
             continue
         items = [S.strip_enum(i).rstrip(" →").strip() for i in lst.items]
         where = f"「{S.heading(c)}」" + (f"中「{lst.label}」" if lst.label else "")
+        where_en = (f"{card.en(lst.label)} in " if lst.label else "") + card.en(S.heading(c))
+        listed = (f"{where}列出：" + "；".join(items) + "。", f"{where_en} lists: {_q_list(items)}.")
         # 'which one is listed': distractors are items listed in *other* sections, never invented,
         # and never a phrase that this section's text also contains
         pool = []
@@ -234,13 +320,15 @@ def _plain_lists(card: _Card, c: Chunk) -> list[Question]:
             pick = random.Random(c.chunk_id + str(n)).randrange(len(items))
             correct, raw = items[pick], lst.items[pick]
             distract = random.Random(correct).sample(pool[: max(6, len(pool) // 3)], k=min(3, len(pool)))
-            out.append(_mk("choice", "list-choice", c, f"下面哪一项列在{where}之下？", correct, raw,
+            out.append(_mk("choice", "list-choice", c,
+                           (f"下面哪一项列在{where}之下？", f"Which of these is listed under {where_en}?"), correct, raw,
                            choices=_shuffled(correct, distract, correct + c.chunk_id), key_points=[correct],
-                           explanation=f"{where}列出：" + "；".join(items) + "。"))
+                           explanation=listed))
         if len(items) >= 3:
-            out.append(_mk("recall", "list-recall", c, f"{where}列出了哪些要点？尽量说全（中文或英文）。",
-                           "；".join(items), lst.items[0], key_points=items,
-                           explanation=f"{where}列出：" + "；".join(items) + "。"))
+            out.append(_mk("recall", "list-recall", c,
+                           (f"{where}列出了哪些要点？尽量说全（中文或英文）。",
+                            f"Which points are listed under {where_en}? Name as many as you can (Chinese or English)."),
+                           "；".join(items), lst.items[0], key_points=items, explanation=listed))
     return out
 
 
@@ -269,8 +357,10 @@ def _heading_recall(card: _Card, c: Chunk) -> list[Question]:
     if not kps:
         return []
     quote = st.paragraphs[-1] if st.paragraphs else c.text.strip().splitlines()[0]
-    return [_mk("recall", "heading-recall", c, f"请用自己的话回答：{h}", "；".join(kps), quote, key_points=kps,
-                explanation=f"要点见「{h}」：" + "；".join(kps) + "。")]
+    return [_mk("recall", "heading-recall", c, (f"请用自己的话回答：{h}", f"Answer in your own words: {card.en(h)}"),
+                "；".join(kps), quote, key_points=kps,
+                explanation=(f"要点见「{h}」：" + "；".join(kps) + "。",
+                             f"The key points under {card.en(h)}: {_q_list(kps)}."))]
 
 
 _NOT_BUT = re.compile(r"^(?P<subj>[^，；。]*?\S)\s*不是(?P<x>[^，；。]+?)，\s*而是(?P<y>[^；。]+)[。！]?$")
@@ -282,19 +372,26 @@ def _probes(card: _Card, c: Chunk) -> list[Question]:
     out = []
     h = S.heading(c)
     st = card.st[c.chunk_id]
+
+    def says(verdict: str, sent: str) -> Wording:
+        return f"{verdict}。卡片原文：{sent}", f"{TRUTH_EN[verdict]}. The card says: {_q(sent)}"
+
     for sent in st.sentences():
         if m := _NOT_BUT.match(sent):
             subj = m.group("subj")
             false = f"{subj}是{m.group('x').strip()}。"
             true = f"{subj}是{m.group('y').strip()}。"
-            out.append(_mk("truefalse", "not-but-false", c, f"判断对错（「{h}」）：{false}", FALSE, sent,
-                           choices=[TRUE, FALSE], explanation=f"错。卡片原文：{sent}"))
-            out.append(_mk("truefalse", "not-but-true", c, f"判断对错（「{h}」）：{true}", TRUE, sent,
-                           choices=[TRUE, FALSE], explanation=f"对。卡片原文：{sent}"))
+            for tpl, stmt, verdict in (("not-but-false", false, FALSE), ("not-but-true", true, TRUE)):
+                out.append(_mk("truefalse", tpl, c,
+                               (f"判断对错（「{h}」）：{stmt}", f"True or false (under {card.en(h)}): {_q(stmt)}"),
+                               verdict, sent, choices=[TRUE, FALSE], explanation=says(verdict, sent)))
         for m in _NEQ.finditer(sent):
             a, b = _CONJ.sub("", m.group(1)), m.group(2)
-            out.append(_mk("truefalse", "neq-false", c, f"判断对错：{a}就是 {b}。", FALSE, sent,
-                           choices=[TRUE, FALSE], explanation=f"错。卡片原文：{sent}"))
+            out.append(_mk("truefalse", "neq-false", c,
+                           (f"判断对错：{a}就是 {b}。",
+                            f"True or false: {card.en(a, keep_zh=False)} is the same thing as "
+                            f"{card.en(b, keep_zh=False)}."),
+                           FALSE, sent, choices=[TRUE, FALSE], explanation=says(FALSE, sent)))
     # a yes/no heading answered directly ('Sim2Real 只是一个软件问题吗？' / '不是。')
     if re.search(r"吗\s*[？?]$", h) and st.paragraphs:
         first = st.paragraphs[0]
@@ -307,8 +404,10 @@ def _probes(card: _Card, c: Chunk) -> list[Question]:
         if verdict:
             stmt = re.sub(r"吗\s*[？?]$", "", h).strip() + "。"
             more = st.paragraphs[1] if len(st.paragraphs) > 1 else ""
-            out.append(_mk("truefalse", "yes-no-heading", c, f"判断对错：{stmt}", verdict, first,
-                           choices=[TRUE, FALSE], explanation=f"{verdict}。卡片回答：{first}{more}"))
+            out.append(_mk("truefalse", "yes-no-heading", c, (f"判断对错：{stmt}", f"True or false: {_q(stmt)}"),
+                           verdict, first, choices=[TRUE, FALSE],
+                           explanation=(f"{verdict}。卡片回答：{first}{more}",
+                                        f"{TRUTH_EN[verdict]}. The card answers: {_q(first + more)}")))
     return out
 
 
@@ -335,8 +434,9 @@ def _cloze(card: _Card, c: Chunk) -> list[Question]:
         if shown is None:
             f = max(forms, key=len)
             shown = sent[sent.lower().index(f.lower()):][: len(f)]
-        return [_mk("term", "cloze", c, f"填空：{blanked}", shown, sent, accept=list(dict.fromkeys(t.forms)),
-                    key_points=[shown], explanation=f"卡片原文：{sent}")]
+        return [_mk("term", "cloze", c, (f"填空：{blanked}", f"Fill in the blank: {_q(blanked)}"), shown, sent,
+                    accept=list(dict.fromkeys(t.forms)), key_points=[shown],
+                    explanation=(f"卡片原文：{sent}", f"The card says: {_q(sent)}"))]
     return []
 
 
@@ -352,9 +452,11 @@ def _source(card: _Card, c: Chunk) -> list[Question]:
     quote = quote if quote in c.text else c.text.strip().splitlines()[0]
     headings = list(dict.fromkeys(S.heading(o) for o in card.chunks if o.section != c.section))
     correct = S.heading(c)
-    return [_mk("choice", "source-section", c, f"“{quote}”出自哪一节？", correct, quote,
+    return [_mk("choice", "source-section", c, (f"“{quote}”出自哪一节？", f"Which section says {_q(quote)}?"),
+                correct, quote,
                 choices=_shuffled(correct, random.Random(c.chunk_id).sample(headings, k=min(3, len(headings))),
-                                  c.chunk_id), key_points=[correct], explanation=f"出自「{c.section}」。")]
+                                  c.chunk_id), key_points=[correct],
+                explanation=(f"出自「{c.section}」。", f"From the section {_q(c.section)}."))]
 
 
 TEMPLATES = (_examples, _scenarios, _bold_sides, _labelled, _plain_lists, _heading_recall, _probes, _cloze)

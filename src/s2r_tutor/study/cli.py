@@ -1,5 +1,6 @@
 """`s2r-tutor quiz`: an interactive quiz on stdin/stdout (works with piped input), or the whole
-bank with --list [--json]. Thin: the logic lives in `Study`."""
+bank with --list [--json]. Thin: the logic lives in `Study`. `--lang zh|en` picks the language of
+the prompts, hints, feedback and the session's header and summary (card text stays Chinese)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,21 @@ from .progress import clean_reader
 EXIT_OK, EXIT_USAGE = 0, 2
 QUIT = {"q", "quit", "exit", ":q", "退出"}
 
+# the session's own lines, per language (the questions carry their wording themselves)
+TEXT = {
+    "zh": {"truefalse": "  回答 对 / 错 (true / false)",
+           "header": "Sim2Real 测验 · 读者 '{reader}'：{n} 题（q 结束，空行跳过）",
+           "skipped": "（已跳过）",
+           "summary": "本次答了 {answered} 题：正确 {correct}，部分正确 {partial}，错误 {wrong}。进度已保存到 {path}",
+           "count": "共 {n} 题"},
+    "en": {"truefalse": "  answer True / False (T / F)",
+           "header": "Sim2Real quiz for reader '{reader}': {n} questions (q to stop; empty line skips)",
+           "skipped": "(skipped)",
+           "summary": "this session: {answered} answered — {correct} correct, {partial} partly correct, {wrong} wrong. "
+                      "Progress saved to {path}",
+           "count": "{n} questions"},
+}
+
 
 def _out(text: str = "") -> None:
     sys.stdout.write(text + "\n")
@@ -24,12 +40,12 @@ def _plain(markdown: str) -> str:
     return re.sub(r"\*\*(.+?)\*\*", r"\1", markdown)
 
 
-def render_question(q: Question, number: int, total: int) -> str:
-    lines = [f"[{number}/{total}] ({q.kind} · {q.chunk_id}) {q.question}"]
+def render_question(q: Question, number: int, total: int, lang: str = "zh") -> str:
+    lines = [f"[{number}/{total}] ({q.kind} · {q.chunk_id}) {q.prompt(lang)}"]
     if q.kind == "truefalse":
-        lines.append("  回答 对 / 错 (true / false)")
+        lines.append(TEXT[lang]["truefalse"])
     else:
-        lines += [f"  {option_letter(i)}. {c}" for i, c in enumerate(q.choices)]
+        lines += [f"  {option_letter(i)}. {c}" for i, c in enumerate(q.options(lang))]
     return "\n".join(lines)
 
 
@@ -40,19 +56,19 @@ def bank_document(bank: list[Question]) -> dict:
     return {"count": len(bank), "by_kind": by_kind, "questions": [q.model_dump() for q in bank]}
 
 
-def _list(bank: list[Question], as_json: bool) -> int:
-    if as_json:
+def _list(bank: list[Question], as_json: bool, lang: str) -> int:
+    if as_json:  # both wordings: question / explanation and question_en / explanation_en
         _out(json.dumps(bank_document(bank), ensure_ascii=False))
         return EXIT_OK
     for q in bank:
-        flat = " ".join(q.question.split())
+        flat = " ".join(q.prompt(lang).split())
         _out(f"{q.id}  {q.kind:<9}  {q.chunk_id:<36}  {flat[:70]}")
-    _out(f"{len(bank)} questions")
+    _out(TEXT[lang]["count"].format(n=len(bank)))
     return EXIT_OK
 
 
 def run_quiz_command(args, make_tutor) -> int:
-    from .session import Study
+    from .session import Study, feedback_language
 
     if args.json and not args.list:
         sys.stderr.write("s2r-tutor: --json goes with --list (the quiz itself is interactive)\n")
@@ -61,17 +77,19 @@ def run_quiz_command(args, make_tutor) -> int:
         sys.stderr.write("s2r-tutor: -n must be a positive whole number\n")
         return EXIT_USAGE
     reader = clean_reader(args.reader)
+    lang = args.lang
+    text = TEXT[lang]
     tutor = make_tutor(args)
     study = Study.from_tutor(tutor)
     if args.list:
-        return _list(study.bank, args.json)
+        return _list(study.bank, args.json, lang)
 
     questions = study.next_questions(reader, args.n)
     counts = {"correct": 0, "partial": 0, "wrong": 0}
-    _out(f"Sim2Real quiz for reader '{reader}': {len(questions)} questions (q to stop; empty line skips)")
+    _out(text["header"].format(reader=reader, n=len(questions)))
     for number, q in enumerate(questions, 1):
         _out()
-        _out(render_question(q, number, len(questions)))
+        _out(render_question(q, number, len(questions), lang))
         sys.stdout.write("> ")
         sys.stdout.flush()
         line = sys.stdin.readline()
@@ -84,13 +102,11 @@ def run_quiz_command(args, make_tutor) -> int:
         if reply.lower() in QUIT:
             break
         if not reply:
-            _out("(skipped)")
+            _out(text["skipped"])
             continue
-        grade = study.answer(reader, q.id, reply)
+        grade = study.answer(reader, q.id, reply, feedback_language(lang))
         counts[grade.verdict] += 1
         _out(_plain(grade.feedback))
-    answered = sum(counts.values())
     _out()
-    _out(f"this session: {answered} answered — {counts['correct']} correct, {counts['partial']} partly correct, "
-         f"{counts['wrong']} wrong. Progress saved to {study.store.path}")
+    _out(text["summary"].format(answered=sum(counts.values()), path=study.store.path, **counts))
     return EXIT_OK

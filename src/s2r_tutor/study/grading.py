@@ -1,6 +1,7 @@
 """Grading a reader's reply: options by letter, number or text; key terms by any glossary spelling
 (zh or en); free text by key points, each matched by its terms, its characters, or (across
-languages) by embedding similarity to the reply's phrases. Feedback quotes and cites the passage.
+languages) by embedding similarity to the reply's phrases. Feedback quotes and cites the passage,
+in the session's language when one is given, else in the reply's.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from ..text import clean_input, detect_language, normalize
-from .bank import FALSE, TRUE, Question
+from .bank import FALSE, TRUE, Question, check_language
 from . import structure as S
 from .terms import form_in, forms_of, terms_in
 
@@ -152,9 +153,14 @@ class Grader:
         return "wrong"
 
     # -- grading -----------------------------------------------------------------------------
-    def grade(self, q: Question, reply: str) -> Grade:
+    def grade(self, q: Question, reply: str, language: str | None = None) -> Grade:
+        """`language` ('zh' / 'en'): the session's, for the feedback; None: the reply's (a reply
+        without words, such as 'A' or '2', then gets Chinese)."""
         reply = clean_input(reply if isinstance(reply, str) else "")[:MAX_REPLY_CHARS]
-        lang = detect_language(reply) if re.search(r"[A-Za-z\u3400-\u9fff]{2,}", reply) else "zh"
+        if language is not None:
+            lang = check_language(language)
+        else:
+            lang = detect_language(reply) if re.search(r"[A-Za-z\u3400-\u9fff]{2,}", reply) else "zh"
         matched: list[str] = []
         missed: list[str] = []
         by_points = False
@@ -221,25 +227,31 @@ def feedback(q: Question, verdict: str, matched: list[str], missed: list[str], l
     answer, and the cited passage quoted with its section id."""
     zh = lang == "zh"
     lines = [f"**{_VERDICT[lang][verdict]}**"]
+
+    def points(items: list[str]) -> str:  # card text: 「…」 in Chinese, “…” in English
+        return "、".join(f"「{m}」" for m in items) if zh else ", ".join(f"“{m}”" for m in items)
+
     if by_points:
         if matched:
-            lines.append(("答到了：" if zh else "You covered: ") + "、".join(f"「{m}」" for m in matched))
+            lines.append(("答到了：" if zh else "You covered: ") + points(matched))
         if missed:
-            shown = "、".join(f"「{m}」" for m in missed[:MAX_MISSED_SHOWN])
+            shown = points(missed[:MAX_MISSED_SHOWN])
             more = len(missed) - MAX_MISSED_SHOWN
             if more > 0:
                 shown += f"（另有 {more} 项）" if zh else f" (and {more} more)"
             lines.append(("还漏了：" if zh else "You missed: ") + shown)
     if verdict != "correct" and not by_points:
-        lines.append(("正确答案：" if zh else "Expected answer: ") + q.answer)
-    if q.explanation and not by_points and q.quote not in q.explanation:
-        lines.append(q.explanation)
+        lines.append(("正确答案：" if zh else "Expected answer: ") + q.shown(q.answer, lang))
+    explanation = q.explain(lang)
+    if explanation and not by_points and q.quote not in explanation:
+        lines.append(explanation)
     lines.append(("出处" if zh else "Source") + f" [{q.chunk_id}] {q.section}")
     lines.append("> " + q.quote)
     return "\n\n".join(lines)
 
 
-def grade(question: Question, reply: str, embedder=None, bank: list[Question] | None = None) -> Grade:
+def grade(question: Question, reply: str, embedder=None, bank: list[Question] | None = None,
+          language: str | None = None) -> Grade:
     """Grade one reply. Pass the whole `bank` so embedding matches are judged against every key
     point of the card (a phrase counts only for the key point it is nearest to)."""
-    return Grader(bank or [question], embedder).grade(question, reply)
+    return Grader(bank or [question], embedder).grade(question, reply, language)

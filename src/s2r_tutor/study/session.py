@@ -6,10 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..models import Chunk
-from .bank import Question, generate_bank
+from .bank import Question, check_language, generate_bank
 from .flashcards import Flashcard, build_flashcards
 from .grading import Grade, Grader
 from .progress import StudyStore, StudyStoreError
+
+
+def feedback_language(session_language: str) -> str | None:
+    """The language to grade a session's replies in: an English session gets English feedback
+    whatever the reply ('A', '2', '系统辨识'); a Chinese one follows each reply's language, so a
+    reader who answers in English is answered in English."""
+    return "en" if check_language(session_language) == "en" else None
 
 
 class Study:
@@ -38,11 +45,12 @@ class Study:
         fresh = [q for q in order if q.id not in exclude]
         return (fresh or order)[: max(0, n)]
 
-    def answer(self, reader: str, question_id: str, reply: str) -> Grade:
-        """Grade a reply and record it (one transaction)."""
+    def answer(self, reader: str, question_id: str, reply: str, language: str | None = None) -> Grade:
+        """Grade a reply and record it (one transaction). `language` ('zh' / 'en'): the feedback's,
+        None to follow the reply's."""
         q = self.by_id.get(question_id)
         if q is None:
             raise StudyStoreError(f"unknown question id {question_id!r} (the card may have changed)")
-        grade = self.grader.grade(q, reply)
+        grade = self.grader.grade(q, reply, language)
         self.store.record(reader, q, grade.verdict, grade.score, reply)
         return grade

@@ -1,6 +1,8 @@
 """Gradio tabs for study mode: Quiz, Flashcards, Notes. `build_study_tabs(tutor, settings)` adds
 them to the caller's current `gr.Blocks` (the chat in web/chat.py). The reader id comes from the
-page's `?reader=` query parameter or an `X-Reader-Id` header, else 'default'."""
+page's `?reader=` query parameter or an `X-Reader-Id` header, else 'default'. A language choice
+(中文 / English, mirrored on the Quiz and Flashcards tabs) switches prompts, options, feedback and
+labels; the card's own text stays Chinese."""
 
 from __future__ import annotations
 
@@ -16,9 +18,24 @@ from ..settings import Settings
 from .bank import option_letter
 from .notes import export_markdown, note_starters, notes_by_section, save_note
 from .progress import clean_reader
-from .session import Study
+from .session import Study, feedback_language
 
 DEFAULT_READER = "default"
+LANGUAGE_CHOICES = [("中文", "zh"), ("English", "en")]
+DEFAULT_LANGUAGE = "zh"
+TEXT = {
+    "zh": {"source": "出处",
+           "status": "读者 reader: `{reader}` · 已答 {answered} 题：✓ {correct} · ◐ {partial} · ✗ {wrong}"
+                     "（错题优先 missed first）",
+           "memory": "### 快速记忆 · Memory points", "term": "### 术语 · Glossary (zh ↔ en)",
+           "card_source": "[{chunk_id}] {section} —「{quote}」", "no_cards": "（这张卡片没有可做成闪卡的内容）"},
+    "en": {"source": "Source",
+           "status": "Reader `{reader}` · {answered} answered: ✓ {correct} · ◐ {partial} · ✗ {wrong} "
+                     "(missed questions first)",
+           "memory": "### Memory points", "term": "### Glossary (en ↔ zh)",
+           "card_source": "Source [{chunk_id}] {section} — “{quote}”",
+           "no_cards": "(this card has nothing to make flashcards from)"},
+}
 
 
 def reader_from_request(request) -> str:
@@ -51,22 +68,30 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def _question_md(q) -> str:
-    return f"**{md_escape(q.question)}**\n\n<sub>{q.kind} · 出处 [{q.chunk_id}] {md_escape(q.section)}</sub>"
+def _question_md(q, lang: str = DEFAULT_LANGUAGE) -> str:
+    return (f"**{md_escape(q.prompt(lang))}**\n\n"
+            f"<sub>{q.kind} · {TEXT[lang]['source']} [{q.chunk_id}] {md_escape(q.section)}</sub>")
 
 
-def _flashcards_md(study: Study) -> str:
-    groups = {"memory": "### 快速记忆 · Memory points", "term": "### 术语 · Glossary (zh ↔ en)"}
+def _options(q, lang: str) -> list[str]:
+    """Radio labels 'A. …'; the letter is what gets graded, so relabelling keeps the answer."""
+    return [f"{option_letter(i)}. {c}" for i, c in enumerate(q.options(lang))]
+
+
+def _flashcards_md(study: Study, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Memory points, then the glossary; in English a term card shows the English name in front."""
+    t = TEXT[lang]
     lines = []
-    for kind, title in groups.items():
+    for kind in ("memory", "term"):
         cards = [f for f in study.flashcards if f.kind == kind]
         if not cards:
             continue
-        lines += [title, ""]
+        lines += [t[kind], ""]
         for f in cards:
-            lines.append(f"<details><summary><b>{f.front}</b></summary>\n\n{f.back}\n\n"
-                         f"<sub>[{f.chunk_id}] {f.section} —「{f.quote}」</sub>\n\n</details>\n")
-    return "\n".join(lines) or "（这张卡片没有可做成闪卡的内容）"
+            front, back = (f.back, f.front) if kind == "term" and lang == "en" else (f.front, f.back)
+            lines.append(f"<details><summary><b>{front}</b></summary>\n\n{back}\n\n"
+                         f"<sub>{t['card_source'].format(**f.model_dump())}</sub>\n\n</details>\n")
+    return "\n".join(lines) or t["no_cards"]
 
 
 def _notes_md(study: Study, reader: str) -> str:
@@ -93,6 +118,8 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
 
     # ---- Quiz ---------------------------------------------------------------------------------
     with gr.Tab("测验 Quiz", elem_id="study-quiz-tab") as quiz_tab:
+        quiz_lang = gr.Radio(choices=LANGUAGE_CHOICES, value=DEFAULT_LANGUAGE, label="语言 Language",
+                             elem_id="study-quiz-lang")
         status = gr.Markdown(elem_id="study-quiz-status")
         question_md = gr.Markdown("点击「下一题」开始。Press *Next question* to start.", elem_id="study-quiz-question")
         choices = gr.Radio(choices=[], label="选项 Options", visible=False, elem_id="study-quiz-choices")
@@ -105,22 +132,23 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
         current = gr.State(None)
         asked = gr.State([])  # ids asked in this sitting: 'next' moves on even past a missed one
 
-        def next_question(seen, request: gr.Request):
+        def status_line(reader: str, lang: str) -> str:
+            return TEXT[lang]["status"].format(reader=reader, **study.store.summary(reader))
+
+        def next_question(seen, lang, request: gr.Request):
             reader = reader_from_request(request)
             seen = list(seen or [])
             try:
                 q = study.next_questions(reader, 1, exclude=set(seen))[0]
-                s = study.store.summary(reader)
+                info = status_line(reader, lang)
             except TutorError as exc:
                 return (None, gr.update(), gr.update(visible=False), "", f"⚠ {exc}", "", seen)
             seen = [] if q.id in seen else seen  # every question asked once: start the round again
-            opts = [f"{option_letter(i)}. {c}" for i, c in enumerate(q.choices)]
-            info = (f"读者 reader: `{reader}` · 已答 {s['answered']} 题：✓ {s['correct']} · ◐ {s['partial']} · "
-                    f"✗ {s['wrong']}（错题优先 missed first）")
-            return (q.id, _question_md(q), gr.update(choices=opts, value=None, visible=bool(opts)), "", "", info,
-                    [*seen, q.id])
+            opts = _options(q, lang)
+            return (q.id, _question_md(q, lang), gr.update(choices=opts, value=None, visible=bool(opts)), "", "",
+                    info, [*seen, q.id])
 
-        def submit_answer(qid, choice, text, request: gr.Request):
+        def submit_answer(qid, choice, text, lang, request: gr.Request):
             reader = reader_from_request(request)
             if not qid:
                 return "请先点击「下一题」。Press *Next question* first."
@@ -128,23 +156,45 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             if not reply_text:
                 return "请先作答。Type or pick an answer first."
             try:
-                return study.answer(reader, qid, reply_text).feedback
+                return study.answer(reader, qid, reply_text, feedback_language(lang)).feedback
             except TutorError as exc:
                 return f"⚠ {exc}"
 
         outs = [current, question_md, choices, reply, feedback_md, status, asked]
-        def first_question(qid, seen, request: gr.Request):
+        def first_question(qid, seen, lang, request: gr.Request):
             """Opening the tab shows a question once; coming back keeps the one on screen."""
-            return next_question(seen, request) if not qid else tuple(gr.update() for _ in outs)
+            return next_question(seen, lang, request) if not qid else tuple(gr.update() for _ in outs)
 
-        nxt.click(next_question, inputs=asked, outputs=outs)
-        quiz_tab.select(first_question, inputs=[current, asked], outputs=outs)
-        submit.click(submit_answer, inputs=[current, choices, reply], outputs=feedback_md)
-        reply.submit(submit_answer, inputs=[current, choices, reply], outputs=feedback_md)
+        nxt.click(next_question, inputs=[asked, quiz_lang], outputs=outs)
+        quiz_tab.select(first_question, inputs=[current, asked, quiz_lang], outputs=outs)
+        submit.click(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=feedback_md)
+        reply.submit(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=feedback_md)
 
     # ---- Flashcards ---------------------------------------------------------------------------
     with gr.Tab("闪卡 Flashcards", elem_id="study-flashcards-tab"):
-        gr.Markdown(_flashcards_md(study), elem_id="study-flashcards")
+        cards_lang = gr.Radio(choices=LANGUAGE_CHOICES, value=DEFAULT_LANGUAGE, label="语言 Language",
+                              elem_id="study-flashcards-lang")
+        cards_md = gr.Markdown(_flashcards_md(study), elem_id="study-flashcards")
+
+    def switch_language(lang, qid, choice, request: gr.Request):
+        """Either tab's language choice: both radios, the question on screen (the picked option
+        kept by its letter), the status line and the flashcards follow it."""
+        q = study.by_id.get(qid) if qid else None
+        question, opts, info = gr.update(), gr.update(), gr.update()
+        if q is not None:
+            labels = _options(q, lang)
+            picked = choice.split(". ", 1)[0] if choice else None
+            question = _question_md(q, lang)
+            opts = gr.update(choices=labels, value=next((o for o in labels if o.split(". ", 1)[0] == picked), None))
+            try:
+                info = status_line(reader_from_request(request), lang)
+            except TutorError as exc:
+                info = f"⚠ {exc}"
+        return lang, lang, question, opts, info, _flashcards_md(study, lang)
+
+    lang_outs = [quiz_lang, cards_lang, question_md, choices, status, cards_md]
+    for radio in (quiz_lang, cards_lang):  # .input: a user's choice only, so mirroring cannot loop
+        radio.input(switch_language, inputs=[radio, current, choices], outputs=lang_outs)
 
     # ---- Notes --------------------------------------------------------------------------------
     with gr.Tab("笔记 Notes", elem_id="study-notes-tab") as notes_tab:

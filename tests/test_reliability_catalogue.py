@@ -13,7 +13,7 @@ TESTS = PROJECT_ROOT / "tests"
 
 def catalogue_ids() -> list[str]:
     text = DOC.read_text("utf-8").split("## Catalogue", 1)[1]
-    return re.findall(r"^\| (R\d\d[a-z]?|P\d) \|", text, flags=re.M)
+    return re.findall(r"^\| (R\d{2,3}[a-z]?|P\d) \|", text, flags=re.M)
 
 
 def test_catalogue_is_large_enough_and_counted_right():

@@ -359,6 +359,30 @@ def test_gradio_queue_flood(server):
         time.sleep(2)
 
 
+def test_malformed_queue_joins_are_refused_before_gradio(server):
+    """R100: a join naming no event of this app (Gradio: 500 + a traceback each), or giving fewer
+    values than the event's inputs (Gradio: 200, then a traceback when the event runs), is a 422
+    with one line; the module's teardown finds no traceback in the server log."""
+    port, _ = server
+    base = f"http://127.0.0.1:{port}"
+    config = httpx.get(base + "/config", timeout=30).json()
+    dep = next(d for d in config["dependencies"] if d.get("api_name") == "respond")
+    n = len(dep["inputs"])
+    bad = [(99_999, ["什么是 Sim2Real？"] * n), (-1, ["hi"] * n), (None, ["hi"] * n),
+           (dep["id"], ["什么是 Sim2Real？"]), (str(dep["id"]), []), (dep["id"], [None] * (n - 1))]
+    for fn_index, data in bad:
+        for route in ("/gradio_api/queue/join", "//gradio_api/queue/join/"):
+            r = httpx.post(base + route, timeout=30, json={
+                "data": data, "fn_index": fn_index, "session_hash": "malformed", "event_data": None})
+            assert r.status_code == 422, (fn_index, len(data), r.status_code, r.text)
+            detail = r.json()["detail"]
+            assert isinstance(detail, str) and "\n" not in detail and "Traceback" not in detail
+    # what Gradio itself rejects keeps Gradio's own 422 (the body passed through intact)
+    r = httpx.post(base + "/gradio_api/queue/join", timeout=30, json={"data": "x", "fn_index": dep["id"],
+                                                                      "session_hash": "malformed"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "data"]
+
+
 # -- the load test -----------------------------------------------------------------------------
 
 QUESTIONS = ["什么是 Sim2Real？", "为什么需要仿真？", "Sim2Real 怎么缩小差距？", "什么是 Reality Gap？",

@@ -78,6 +78,12 @@ def _options(q, lang: str) -> list[str]:
     return [f"{option_letter(i)}. {c}" for i, c in enumerate(q.options(lang))]
 
 
+def _lang(value) -> str:
+    """The radio's value as sent by the client: anything but a known language (a crafted queue
+    request can send null) reads as the default rather than failing the handler."""
+    return value if isinstance(value, str) and value in TEXT else DEFAULT_LANGUAGE
+
+
 def _flashcards_md(study: Study, lang: str = DEFAULT_LANGUAGE) -> str:
     """Memory points, then the glossary; in English a term card shows the English name in front."""
     t = TEXT[lang]
@@ -136,6 +142,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             return TEXT[lang]["status"].format(reader=reader, **study.store.summary(reader))
 
         def next_question(seen, lang, request: gr.Request):
+            lang = _lang(lang)
             reader = reader_from_request(request)
             seen = list(seen or [])
             try:
@@ -149,6 +156,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                     info, [*seen, q.id])
 
         def submit_answer(qid, choice, text, lang, request: gr.Request):
+            lang = _lang(lang)
             reader = reader_from_request(request)
             if not qid:
                 return "请先点击「下一题」。Press *Next question* first."
@@ -179,6 +187,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
     def switch_language(lang, qid, choice, request: gr.Request):
         """Either tab's language choice: both radios, the question on screen (the picked option
         kept by its letter), the status line and the flashcards follow it."""
+        lang = _lang(lang)
         q = study.by_id.get(qid) if qid else None
         question, opts, info = gr.update(), gr.update(), gr.update()
         if q is not None:

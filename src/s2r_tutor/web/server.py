@@ -33,6 +33,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
+    from .queueguard import QueueJoinGuard
     from .runtime import Runtime
 
     settings = settings or Settings()
@@ -60,6 +61,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     blocks = build_chat(runtime, FeedbackLog(settings.feedback_file))
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
+    app.add_middleware(QueueJoinGuard, blocks=blocks)
     install_api(app, settings)
     install_docs(app)
     install_embed(app, settings)

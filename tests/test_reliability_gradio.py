@@ -1,0 +1,61 @@
+"""Crafted Gradio queue events against the real app on a loopback server (R101): every event of the
+chat and study tabs, each input in turn replaced by a value the page would never send. Gradio
+rejects some itself (a radio value outside its choices); the rest reach our handlers, which must
+answer, never raise. Case ids are catalogued in docs/reliability.md."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from s2r_tutor.web.server import build_app, running
+
+GARBAGE = [None, "x", 12345, {"k": "v"}]
+OUR_FRAME = re.compile(r'File "[^"]*[/\\]s2r_tutor[/\\][^"]*"')
+
+
+@pytest.fixture(scope="module")
+def base_url(settings, tutor, tmp_path_factory):
+    var = tmp_path_factory.mktemp("var")
+    web = settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
+    with running(build_app(web, tutor)) as url:
+        yield url
+
+
+def completed(base: str, body: dict) -> dict | None:
+    """Join the queue and read the stream until the event completes; its message, or None."""
+    r = httpx.post(base + "/gradio_api/queue/join", json=body, timeout=30)
+    if r.status_code != 200:
+        return None
+    with httpx.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": body["session_hash"]},
+                      timeout=60) as stream:
+        for line in stream.iter_lines():
+            if '"process_completed"' in line:
+                return {"line": line}
+    return None
+
+
+def test_crafted_event_values_never_crash_our_handlers(base_url, capfd):
+    """R101: a value of the wrong kind in any input of any event: the event completes (an answer
+    or Gradio's own validation error) and no traceback passes through s2r_tutor's code."""
+    config = httpx.get(base_url + "/config", timeout=30).json()
+    components = {c["id"]: c for c in config["components"]}
+    events = [d for d in config["dependencies"] if d.get("backend_fn")]
+    assert {"respond", "next_question", "submit_answer"} <= {d.get("api_name") for d in events}
+    sent = 0
+    for dep in events:
+        defaults = [components[i].get("props", {}).get("value") for i in dep["inputs"]]
+        for pos in range(len(defaults)):
+            for value in GARBAGE:
+                data = list(defaults)
+                data[pos] = value
+                msg = completed(base_url, {"data": data, "fn_index": dep["id"], "session_hash": f"crafted{sent}",
+                                           "event_data": None, "trigger_id": None})
+                assert msg is not None, (dep.get("api_name"), pos, value)
+                sent += 1
+    assert sent >= 60
+    err = capfd.readouterr().err
+    ours = OUR_FRAME.findall(err)
+    assert not ours, "a handler raised:\n" + err[-3000:]

@@ -24,8 +24,8 @@ def base_url(settings, tutor, tmp_path_factory):
         yield url
 
 
-def completed(base: str, body: dict) -> dict | None:
-    """Join the queue and read the stream until the event completes; its message, or None."""
+def completed(base: str, body: dict) -> str | None:
+    """Join the queue and read the stream until the event completes; its message line, or None."""
     r = httpx.post(base + "/gradio_api/queue/join", json=body, timeout=30)
     if r.status_code != 200:
         return None
@@ -33,7 +33,7 @@ def completed(base: str, body: dict) -> dict | None:
                       timeout=60) as stream:
         for line in stream.iter_lines():
             if '"process_completed"' in line:
-                return {"line": line}
+                return line
     return None
 
 

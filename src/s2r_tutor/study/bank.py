@@ -85,6 +85,11 @@ def option_letter(i: int) -> str:
     return chr(ord("A") + i)
 
 
+def option_labels(q: Question, language: str = "zh") -> list[str]:
+    """The options as the CLI and the tabs list them, 'A. …' (the grader reads the letter back)."""
+    return [f"{option_letter(i)}. {c}" for i, c in enumerate(q.options(language))]
+
+
 def _qid(*parts: str) -> str:
     return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:12]
 

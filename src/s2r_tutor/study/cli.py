@@ -8,7 +8,7 @@ import json
 import re
 import sys
 
-from .bank import Question, option_letter
+from .bank import Question, option_labels
 from .progress import clean_reader
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -45,7 +45,7 @@ def render_question(q: Question, number: int, total: int, lang: str = "zh") -> s
     if q.kind == "truefalse":
         lines.append(TEXT[lang]["truefalse"])
     else:
-        lines += [f"  {option_letter(i)}. {c}" for i, c in enumerate(q.options(lang))]
+        lines += [f"  {label}" for label in option_labels(q, lang)]
     return "\n".join(lines)
 
 

@@ -15,7 +15,7 @@ import gradio as gr  # this module is only imported by the web chat, which has g
 
 from ..errors import TutorError
 from ..settings import Settings
-from .bank import option_letter
+from .bank import option_labels
 from .notes import export_markdown, note_starters, notes_by_section, save_note
 from .progress import clean_reader
 from .session import Study, feedback_language
@@ -71,11 +71,6 @@ def md_escape(text: str) -> str:
 def _question_md(q, lang: str = DEFAULT_LANGUAGE) -> str:
     return (f"**{md_escape(q.prompt(lang))}**\n\n"
             f"<sub>{q.kind} · {TEXT[lang]['source']} [{q.chunk_id}] {md_escape(q.section)}</sub>")
-
-
-def _options(q, lang: str) -> list[str]:
-    """Radio labels 'A. …'; the letter is what gets graded, so relabelling keeps the answer."""
-    return [f"{option_letter(i)}. {c}" for i, c in enumerate(q.options(lang))]
 
 
 def _lang(value) -> str:
@@ -151,7 +146,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             except TutorError as exc:
                 return (None, gr.update(), gr.update(visible=False), "", f"⚠ {exc}", "", seen)
             seen = [] if q.id in seen else seen  # every question asked once: start the round again
-            opts = _options(q, lang)
+            opts = option_labels(q, lang)
             return (q.id, _question_md(q, lang), gr.update(choices=opts, value=None, visible=bool(opts)), "", "",
                     info, [*seen, q.id])
 
@@ -191,7 +186,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
         q = study.by_id.get(qid) if qid else None
         question, opts, info = gr.update(), gr.update(), gr.update()
         if q is not None:
-            labels = _options(q, lang)
+            labels = option_labels(q, lang)
             picked = choice.split(". ", 1)[0] if choice else None
             question = _question_md(q, lang)
             opts = gr.update(choices=labels, value=next((o for o in labels if o.split(". ", 1)[0] == picked), None))

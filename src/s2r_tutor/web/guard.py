@@ -30,15 +30,21 @@ FILE_ROUTES = ("/file=", "/file/")
 _SLASHES = re.compile(r"/{2,}")
 
 
-def _routes(names: tuple[str, ...]) -> tuple[str, ...]:
+def gradio_routes(names: tuple[str, ...]) -> tuple[str, ...]:
+    """A Gradio route under every prefix Gradio serves it at."""
     return tuple(prefix + name for prefix in GRADIO_PREFIXES for name in names)
+
+
+def request_path(scope) -> str:
+    """The path as routing reads it: '//gradio_api//upload' is '/gradio_api/upload'."""
+    return _SLASHES.sub("/", scope["path"])
 
 
 class GradioFileGuard:
     """ASGI middleware: refuses uploads, and serves `file=` only for files the app itself produced."""
 
-    refused = _routes(REFUSED)
-    file_routes = _routes(FILE_ROUTES)
+    refused = gradio_routes(REFUSED)
+    file_routes = gradio_routes(FILE_ROUTES)
 
     def __init__(self, app, blocks):
         self.app = app
@@ -47,12 +53,12 @@ class GradioFileGuard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        path = _SLASHES.sub("/", scope["path"])
+        path = request_path(scope)
         if path.rstrip("/") in self.refused:
-            return await _deny(403, "this app accepts no file uploads")(scope, receive, send)
+            return await deny(403, "this app accepts no file uploads")(scope, receive, send)
         for route in self.file_routes:
             if path.startswith(route) and not self.served(path[len(route):]):
-                return await _deny(404, "no such file")(scope, receive, send)
+                return await deny(404, "no such file")(scope, receive, send)
         return await self.app(scope, receive, send)
 
     def served(self, requested: str) -> bool:
@@ -77,7 +83,7 @@ def _resolved(path: str) -> Path | None:
         return None
 
 
-def _deny(status: int, detail: str) -> JSONResponse:
+def deny(status: int, detail: str) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=status)
 
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 import json
 import re
 
-from fastapi.responses import JSONResponse
+from .guard import deny, gradio_routes, request_path
 
-JOIN_ROUTES = ("/gradio_api/queue/join", "/queue/join")
-_SLASHES = re.compile(r"/{2,}")
+JOIN_ROUTES = gradio_routes(("/queue/join",))
 
 
 class QueueJoinGuard:
@@ -27,8 +26,7 @@ class QueueJoinGuard:
         self.blocks = blocks
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope["method"] != "POST" \
-                or _SLASHES.sub("/", scope["path"]).rstrip("/") not in JOIN_ROUTES:
+        if scope["type"] != "http" or scope["method"] != "POST" or request_path(scope).rstrip("/") not in JOIN_ROUTES:
             return await self.app(scope, receive, send)
         chunks, more = [], True
         while more:
@@ -40,7 +38,7 @@ class QueueJoinGuard:
         body = b"".join(chunks)
         problem = self.problem(body)
         if problem is not None:
-            return await JSONResponse({"detail": problem}, status_code=422)(scope, receive, send)
+            return await deny(422, problem)(scope, receive, send)
         replayed = False
 
         async def replay():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import gradio as gr  # this module is only imported by the web chat, which has gradio loaded already
 
-from ..errors import TutorError
+from ..errors import TutorError, public_message
 from ..settings import Settings
 from .bank import option_labels
 from .notes import export_markdown, note_starters, notes_by_section, save_note
@@ -144,7 +144,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                 q = study.next_questions(reader, 1, exclude=set(seen))[0]
                 info = status_line(reader, lang)
             except TutorError as exc:
-                return (None, gr.update(), gr.update(visible=False), "", f"⚠ {exc}", "", seen)
+                return (None, gr.update(), gr.update(visible=False), "", f"⚠ {public_message(exc)}", "", seen)
             seen = [] if q.id in seen else seen  # every question asked once: start the round again
             opts = option_labels(q, lang)
             return (q.id, _question_md(q, lang), gr.update(choices=opts, value=None, visible=bool(opts)), "", "",
@@ -161,7 +161,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             try:
                 return study.answer(reader, qid, reply_text, feedback_language(lang)).feedback
             except TutorError as exc:
-                return f"⚠ {exc}"
+                return f"⚠ {public_message(exc)}"
 
         outs = [current, question_md, choices, reply, feedback_md, status, asked]
         def first_question(qid, seen, lang, request: gr.Request):
@@ -193,7 +193,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             try:
                 info = status_line(reader_from_request(request), lang)
             except TutorError as exc:
-                info = f"⚠ {exc}"
+                info = f"⚠ {public_message(exc)}"
         return lang, lang, question, opts, info, _flashcards_md(study, lang)
 
     lang_outs = [quiz_lang, cards_lang, question_md, choices, status, cards_md]
@@ -222,7 +222,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                 save_note(study.store, reader, chunk_id, text, study.chunks)
                 return "", _notes_md(study, reader)
             except TutorError as exc:
-                return text, f"⚠ {exc}\n\n" + _safe_notes(study, reader)
+                return text, f"⚠ {public_message(exc)}\n\n" + _safe_notes(study, reader)
 
         def show(request: gr.Request):
             return _safe_notes(study, reader_from_request(request))
@@ -232,7 +232,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             try:
                 md = export_markdown(study.store, reader, study.chunks)
             except TutorError as exc:
-                return gr.update(visible=False), f"⚠ {exc}"
+                return gr.update(visible=False), f"⚠ {public_message(exc)}"
             out = Path(tempfile.mkdtemp(prefix="s2r-notes-")) / f"notes-{reader}.md"
             out.write_text(md, encoding="utf-8")
             return gr.update(value=str(out), visible=True), _safe_notes(study, reader)
@@ -248,4 +248,4 @@ def _safe_notes(study: Study, reader: str) -> str:
     try:
         return _notes_md(study, reader)
     except TutorError as exc:
-        return f"⚠ {exc}"
+        return f"⚠ {public_message(exc)}"

@@ -24,7 +24,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from s2r_tutor.settings import PROJECT_ROOT
-from test_reliability_support import free_port, get_raw, raw_http
+from reliability_support import free_port, get_raw, raw_http
 
 ARTIFACTS = PROJECT_ROOT / "tests" / "artifacts"
 

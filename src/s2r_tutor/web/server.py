@@ -101,8 +101,10 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     return app
 
 
-def serve(host: str | None = None, port: int | None = None) -> None:
-    """Build the app and run it with uvicorn until interrupted (None: use Settings)."""
+def serve(host: str | None = None, port: int | None = None, settings: Settings | None = None) -> None:
+    """Build the app and run it with uvicorn until interrupted (None: use Settings). `settings` carries
+    the CLI's global flags (`--corpus`, `--index-dir`), so a bad corpus fails here instead of
+    silently serving the default card."""
     import uvicorn
 
     # Parallelism comes from the `web_concurrency` worker threads, one query each. An OpenMP team
@@ -112,7 +114,7 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("s2r_tutor").setLevel(logging.INFO)
-    settings = Settings()
+    settings = settings or Settings()
     host = settings.host if host is None else host
     port = settings.port if port is None else port
     app = build_app(settings)

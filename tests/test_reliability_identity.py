@@ -382,3 +382,34 @@ def test_chat_votes_are_one_per_answer_and_rate_limited(signed):
     assert [r["liked"] for r in rows] == [True, False, True]  # recorded, changed, changed; the rest unchanged/limited
     counted = log.votes()
     assert len(counted) == 1 and counted[0]["liked"] is True and counted[0]["reader"] == "ivan"
+
+
+# --------------------------------------------------------------------------- the widget (R139)
+
+@pytest.mark.browser
+def test_embed_widget_sends_the_pages_reader_token(signed):
+    """R139: `/embed?reader_token=` answers (the widget sends the token as a Bearer header on its own
+    calls); the same widget without a token shows the API's 401 detail, not a broken page."""
+    from pathlib import Path
+
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    base, web, _ = signed
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            for query, expect in [(f"?reader_token={token(web, 'jill')}", "details.s2r-sources"), ("", ".s2r-error")]:
+                page = browser.new_page()
+                page.set_default_timeout(90_000)
+                page.goto(base + "/embed" + query, wait_until="load")
+                page.locator("#s2r-input").fill("什么是 Sim2Real？")
+                page.locator("#s2r-input").press("Enter")
+                page.locator(expect).first.wait_for()
+                if not query:
+                    assert "reader token is required" in page.locator(".s2r-error").first.inner_text()
+                page.close()
+        finally:
+            browser.close()

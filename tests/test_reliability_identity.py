@@ -20,9 +20,23 @@ from s2r_tutor.cli import main
 from s2r_tutor.study.bank import Question
 from s2r_tutor.study.exports import ExportFolder
 from s2r_tutor.study.progress import StudyStore
-from s2r_tutor.web.feedback import CHANGED, LIMITED, RECORDED, UNCHANGED, Feedback, FeedbackLog, Votes
+from s2r_tutor.web.feedback import (
+    CHANGED,
+    LIMITED,
+    RECORDED,
+    UNCHANGED,
+    Feedback,
+    FeedbackLog,
+    Votes,
+)
 from s2r_tutor.web.identity import (
-    COOKIE, ReaderTokenError, is_anonymous_id, issue_token, parse_ttl, session_anonymous_id, verify_token,
+    COOKIE,
+    ReaderTokenError,
+    is_anonymous_id,
+    issue_token,
+    parse_ttl,
+    session_anonymous_id,
+    verify_token,
 )
 from s2r_tutor.web.server import build_app, running
 
@@ -305,7 +319,7 @@ def test_page_reader_from_token_else_anonymous(signed):
 def test_page_without_cookie_or_token_is_a_session_of_its_own(open_app):
     """R135: no secret, no cookie (a frame whose browser keeps none): each Gradio session is its own
     anonymous reader; a browser's cookie keeps its reader across sessions (page loads)."""
-    base, web = open_app
+    base, _ = open_app
     event(base, "save_it", [SECTION, "会话一的笔记"], "sess-one")
     assert "会话一的笔记" not in outputs(event(base, "show", [], "sess-two"))[0]
     cookie = {COOKIE: session_anonymous_id("x")}  # any minted-shaped id: this browser's
@@ -353,7 +367,7 @@ def test_votes_unit(tmp_path):
     still knows the vote."""
     log = FeedbackLog(tmp_path / "feedback.jsonl")
     votes = Votes(log, per_minute=5)
-    vote = lambda liked, key="s1:1", reader="r1": votes.cast(  # noqa: E731
+    vote = lambda liked, key="s1:1", reader="r1": votes.cast(
         Feedback(liked=liked, question="q", answer="a", reader=reader, vote=key), client="10.0.0.1")
     assert [vote(True), vote(True), vote(False), vote(False)] == [RECORDED, UNCHANGED, CHANGED, UNCHANGED]
     assert len(log.read()) == 2 and [r["liked"] for r in log.votes()] == [False]
@@ -373,7 +387,7 @@ def test_chat_votes_are_one_per_answer_and_rate_limited(signed):
     q = f"?reader_token={token(web, 'ivan')}"
     session = "vote-ivan"
     event(base, "respond", ["什么是 Sim2Real？", None, None, None], session, query=q)
-    like = lambda liked: event(base, "on_like", [None], session, query=q,  # noqa: E731
+    like = lambda liked: event(base, "on_like", [None], session, query=q,
                                event_data={"index": 1, "value": "x", "liked": liked})
     for liked in (True, True, True, False, True, True, True, True):
         like(liked)

@@ -9,7 +9,7 @@ import time
 from ..models import Chunk
 from ..settings import Settings
 from . import structure as S
-from .progress import NoteError, NoteLimitError, StudyStore, StudyStoreError, clean_reader
+from .progress import NoteError, NoteLimitError, StudyStore, clean_reader
 
 __all__ = ["NoteError", "NoteLimitError", "export_markdown", "note_starters", "notes_by_section",
            "notes_for_sections", "resolve_section", "save_note"]

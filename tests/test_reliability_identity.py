@@ -427,3 +427,26 @@ def test_embed_widget_sends_the_pages_reader_token(signed):
                 page.close()
         finally:
             browser.close()
+
+
+def test_corrupt_study_database_is_a_503_without_its_path(settings, tutor, tmp_path):
+    """R133: the notes and progress routes over a corrupt study database: 503 with one line that
+    names no server path (the full error goes to the log)."""
+    from types import SimpleNamespace
+
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from s2r_tutor.web.api import install_api
+
+    web = with_secret(settings, SECRET, study_db=tmp_path / "study.sqlite3")
+    web.study_db.write_bytes(b"not a database at all" * 100)
+    app = FastAPI()
+    app.state.runtime = SimpleNamespace(settings=web, tutor=SimpleNamespace(chunks=tutor.chunks))
+    install_api(app, web)
+    with TestClient(app) as c:
+        for method, path, body in [("GET", "/api/notes", None), ("GET", "/api/progress", None),
+                                   ("POST", "/api/notes", {"section": SECTION, "text": "x"})]:
+            r = c.request(method, path, json=body, headers=bearer(token(web, "kim")))
+            assert r.status_code == 503 and "study database" in r.json()["detail"], r.text
+            assert str(tmp_path) not in r.text

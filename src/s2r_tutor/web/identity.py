@@ -192,7 +192,7 @@ class Readers:
                 try:
                     return self.from_token(str(token))
                 except ReaderTokenError as exc:
-                    log.info("page reader token refused (%s): anonymous session instead", exc)
+                    log.debug("page reader token refused (%s): anonymous session instead", exc)  # no log flood
         known = cookie_reader(headers.get("cookie"))
         if known:
             return Reader(known, False)

@@ -113,6 +113,32 @@ class Settings(BaseSettings):
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
     )
 
+    # -- what any one client may cost the server (docs/reliability.md R140-R144) -------------------
+    max_event_body_bytes: int = Field(
+        256 * 1024, gt=0, description="largest request body on any non-/api/ route (Gradio's chat events carry the "
+        "visible conversation, so they get more than max_body_bytes)")
+    max_connections: int = Field(
+        1000, gt=0, description="open HTTP connections at once; a connection past it is closed unanswered")
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="a connection that has not sent a complete request line and headers within this "
+        "many seconds (of connecting, or of its previous response) is closed")
+    keep_alive_s: int = Field(5, gt=0, description="idle keep-alive connections are closed after this many seconds")
+    chat_sessions_max: int = Field(
+        1000, gt=0, description="chat sessions whose state the server keeps in memory; the least recently used "
+        "beyond it is dropped (Gradio's default is 10,000)")
+    chat_state_ttl_s: int = Field(
+        6 * 3600, gt=0, description="a chat session's server-side state is dropped this many seconds after its "
+        "last change")
+    chat_cache_ttl_s: int = Field(
+        3600, gt=0, description="files Gradio caches for the chat (the notes export) are deleted after this long")
+    public_url: str | None = Field(
+        None, description="the URL readers use to reach the server (e.g. https://tutor.example.corp), behind a "
+        "proxy; when set, pages and /config use it and never the request's Host or X-Forwarded-* headers")
+    allowed_hosts: list[str] = Field(
+        default_factory=list, description="Host header values accepted (a request naming another host is a 400, "
+        "so the header is never reflected); empty: 127.0.0.1, localhost, ::1, the bind host and this "
+        "machine's name")
+
     # --- reader identity, notes caps, feedback limits (issue 13; web/identity.py) -------------------
     reader_secret: SecretStr | None = Field(
         None, description="HS256 key for reader tokens (S2R_READER_SECRET, at least 32 characters). Set: a reader "

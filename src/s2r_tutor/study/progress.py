@@ -45,7 +45,16 @@ CREATE INDEX IF NOT EXISTS notes_reader ON notes (reader, chunk_id);
 
 
 class StudyStoreError(TutorError):
-    """The study database cannot be used (corrupt, locked, unwritable) or was given bad input."""
+    """The study store was given bad input (an empty note, an unknown section, a bad reader id)."""
+
+    part = None  # about the caller's input: the message is for them
+
+
+class StudyStorageError(StudyStoreError):
+    """The study database itself cannot be used (corrupt, locked, unwritable, too new): the
+    message names its path, so web users see only `public_message()`."""
+
+    part = "the study store"
 
 
 class NoteError(StudyStoreError):
@@ -103,21 +112,21 @@ class StudyStore:
     def _explain(self, exc: sqlite3.Error) -> StudyStoreError:
         msg = str(exc).lower()
         if "locked" in msg or "busy" in msg:
-            return StudyStoreError(f"the study database {self.path} is locked by another process "
+            return StudyStorageError(f"the study database {self.path} is locked by another process "
                                    f"(waited {self.timeout_s:g} s); close the other quiz or try again")
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
-            return StudyStoreError(f"the study database {self.path} is corrupt ({exc}); move it aside "
+            return StudyStorageError(f"the study database {self.path} is corrupt ({exc}); move it aside "
                                    "(progress and notes start afresh) or restore it from a backup")
         if "unable to open" in msg or "readonly" in msg or "read-only" in msg or "disk" in msg:
-            return StudyStoreError(f"the study database {self.path} cannot be opened for writing ({exc})")
-        return StudyStoreError(f"the study database {self.path} failed: {exc}")
+            return StudyStorageError(f"the study database {self.path} cannot be opened for writing ({exc})")
+        return StudyStorageError(f"the study database {self.path} failed: {exc}")
 
     @contextlib.contextmanager
     def _conn(self, write: bool = False):
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StudyStoreError(f"cannot create the folder for {self.path} ({exc.strerror})") from None
+            raise StudyStorageError(f"cannot create the folder for {self.path} ({exc.strerror})") from None
         conn = None
         try:
             conn = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
@@ -142,7 +151,7 @@ class StudyStore:
     def _init(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]  # reads the header: corrupt -> error
         if version > SCHEMA_VERSION:
-            raise StudyStoreError(f"the study database {self.path} was written by a newer s2r-tutor "
+            raise StudyStorageError(f"the study database {self.path} was written by a newer s2r-tutor "
                                   f"(schema {version}, this one knows {SCHEMA_VERSION})")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("BEGIN IMMEDIATE")
@@ -158,7 +167,7 @@ class StudyStore:
         with self._conn() as conn:
             row = conn.execute("PRAGMA quick_check").fetchone()
             if row and row[0] != "ok":
-                raise StudyStoreError(f"the study database {self.path} is corrupt ({row[0]}); move it aside")
+                raise StudyStorageError(f"the study database {self.path} is corrupt ({row[0]}); move it aside")
 
     # -- results -----------------------------------------------------------------------------
     def record(self, reader: str, question: Question, verdict: str, score: float, reply: str,

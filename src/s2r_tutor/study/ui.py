@@ -12,7 +12,7 @@ import threading
 
 import gradio as gr  # this module is only imported by the web chat, which has gradio loaded already
 
-from ..errors import TutorError
+from ..errors import TutorError, public_message
 from ..settings import Settings
 from ..web.identity import Reader, Readers
 from .bank import option_labels
@@ -124,7 +124,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                 q = study.next_questions(reader.id, 1, exclude=set(seen))[0]
                 info = status_line(reader, lang)
             except TutorError as exc:
-                return (None, gr.update(), gr.update(visible=False), "", f"⚠ {exc}", "", seen)
+                return (None, gr.update(), gr.update(visible=False), "", f"⚠ {public_message(exc)}", "", seen)
             seen = [] if q.id in seen else seen  # every question asked once: start the round again
             opts = option_labels(q, lang)
             return (q.id, _question_md(q, lang), gr.update(choices=opts, value=None, visible=bool(opts)), "", "",
@@ -141,7 +141,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             try:
                 return study.answer(reader.id, qid, reply_text, feedback_language(lang)).feedback
             except TutorError as exc:
-                return f"⚠ {exc}"
+                return f"⚠ {public_message(exc)}"
 
         outs = [current, question_md, choices, reply, feedback_md, status, asked]
         def first_question(qid, seen, lang, request: gr.Request):
@@ -173,7 +173,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             try:
                 info = status_line(readers.page(request), lang)
             except TutorError as exc:
-                info = f"⚠ {exc}"
+                info = f"⚠ {public_message(exc)}"
         return lang, lang, question, opts, info, _flashcards_md(study, lang)
 
     lang_outs = [quiz_lang, cards_lang, question_md, choices, status, cards_md]
@@ -202,7 +202,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                 save_note(study.store, reader.id, chunk_id, text, study.chunks, settings)
                 return "", _notes_md(study, reader)
             except TutorError as exc:
-                return text, f"⚠ {exc}\n\n" + _safe_notes(study, reader)
+                return text, f"⚠ {public_message(exc)}\n\n" + _safe_notes(study, reader)
 
         def show(request: gr.Request):
             return _safe_notes(study, readers.page(request))
@@ -214,7 +214,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                 # one folder for every export, each removed after notes_export_ttl_s (finding 5)
                 out = exports.write("notes.md", md)
             except TutorError as exc:
-                return gr.update(visible=False), f"⚠ {exc}"
+                return gr.update(visible=False), f"⚠ {public_message(exc)}"
             except OSError as exc:  # a full or unwritable temp folder: a message, not a traceback
                 return gr.update(visible=False), f"⚠ 导出失败 export failed: {exc.strerror}"
             return gr.update(value=str(out), visible=True), _safe_notes(study, reader)
@@ -230,4 +230,4 @@ def _safe_notes(study: Study, reader: Reader) -> str:
     try:
         return _notes_md(study, reader)
     except TutorError as exc:
-        return f"⚠ {exc}"
+        return f"⚠ {public_message(exc)}"

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..errors import CorpusError, EmbedderError, IndexCorruptError, LLMError, QueryError, TemplateError, TutorError
+from ..errors import QueryError, TutorError, public_message
 from ..models import Answer, Hit, Turn
 from ..settings import Settings
 from .identity import AnonymousCookie, MissingReaderToken, Reader, Readers, ReaderTokenError, set_cookie_header
@@ -28,7 +28,6 @@ from .runtime import Runtime
 
 log = logging.getLogger("s2r_tutor.web")
 
-API_PREFIX = "/api/"
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:\d{1,5})?$")
 
 
@@ -179,18 +178,18 @@ async def _study(request: Request, fn, *args):
     """Run a (short, blocking) study-store call off the event loop, but outside the tutor's CPU
     slots: a note must not wait behind slow questions. Bad input -> 422/409; an unusable database
     -> 503 without its path (that stays in the server log)."""
-    from ..study.progress import NoteError, NoteLimitError, StudyStoreError
+    from ..study.progress import NoteLimitError, StudyStorageError, StudyStoreError
 
     try:
         return await anyio.to_thread.run_sync(fn, *args)
     except NoteLimitError as exc:
         raise StarletteHTTPException(409, str(exc)) from None
-    except NoteError as exc:
-        raise StarletteHTTPException(422, str(exc)) from None
-    except StudyStoreError as exc:
+    except StudyStorageError as exc:
         log.error("study store error on %s: %s", request.url.path, exc)
         raise StarletteHTTPException(503, "notes and progress are unavailable right now: a problem with the "
                                           "study database (details are in the server log)") from None
+    except StudyStoreError as exc:  # the caller's input (NoteError and friends): their own words
+        raise StarletteHTTPException(422, str(exc)) from None
 
 
 def _notes_response(request: Request, reader: Reader) -> NotesResponse:
@@ -268,17 +267,10 @@ async def _on_query_error(request: Request, exc: QueryError) -> JSONResponse:
     return _error(400, str(exc))
 
 
-# What failed, in words a portal user may see. The error's own text stays in the server log: it
-# names server paths (the index folder, a card's file) that a client has no business learning.
-_FAILED_PART = {CorpusError: "the card corpus", IndexCorruptError: "the search index",
-                EmbedderError: "the embedding model", TemplateError: "the answer templates", LLMError: "the LLM"}
-
-
 async def _on_tutor_error(request: Request, exc: TutorError) -> JSONResponse:
-    # Not the caller's fault (index, embedder, templates): say so without a traceback.
-    log.error("tutor error on %s: %s", request.url.path, exc)
-    part = next((name for kind, name in _FAILED_PART.items() if isinstance(exc, kind)), "the tutor")
-    return _error(503, f"the tutor cannot answer right now: a problem with {part} (details are in the server log)")
+    # Not the caller's fault (index, embedder, templates): which part failed, without a traceback or
+    # the error's own text, which names server paths and goes to the log.
+    return _error(503, public_message(exc).replace("cannot do this", "cannot answer"))
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -299,38 +291,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 # --------------------------------------------------------------------------- middleware
-
-
-class BodyLimit:
-    """413 for an /api/ request body over `max_bytes`: by Content-Length up front, or counted while
-    a chunked body streams in. Gradio's own routes are left alone (a long chat history is large)."""
-
-    def __init__(self, app, max_bytes: int):
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
-            return await self.app(scope, receive, send)
-        too_large = f"request body is larger than {self.max_bytes} bytes"
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None:
-            if not length.isdigit():
-                return await _error(400, "invalid Content-Length header")(scope, receive, send)
-            if int(length) > self.max_bytes:
-                return await _error(413, too_large)(scope, receive, send)
-        seen = 0
-
-        async def counting_receive():
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise StarletteHTTPException(413, too_large)
-            return message
-
-        await self.app(scope, counting_receive, send)
 
 
 def allowed_origins(settings: Settings) -> list[str]:
@@ -378,7 +338,6 @@ def install_api(app: FastAPI, settings: Settings) -> None:
     app.include_router(router)
     # Added last = outermost: CORS answers preflights before anything else runs.
     app.add_middleware(AnonymousCookie)  # a page load without one gets its own anonymous reader id
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders, settings=settings)
     app.add_middleware(
         CORSMiddleware,

@@ -13,7 +13,7 @@ from typing import Any
 
 import gradio as gr
 
-from ..errors import TutorError
+from ..errors import TutorError, public_message
 from ..models import Answer, Chunk
 from .feedback import CHANGED, LIMITED, UNCHANGED, Feedback, FeedbackLog, Votes
 from .identity import Readers
@@ -95,7 +95,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         try:
             answer = await runtime.ask(question, turns[-HISTORY_TURNS:])
         except TutorError as exc:  # QueryError and friends: a message, not a traceback
-            messages = [*messages, {"role": "assistant", "content": escape_html(str(exc))}]
+            messages = [*messages, {"role": "assistant", "content": escape_html(public_message(exc))}]
             yield "", messages, messages, turns, records
             return
         messages = [*messages, {
@@ -218,7 +218,7 @@ def card_notes(runtime: Runtime, sections: list[list[str]], readers: Readers | N
             notes = notes_for_sections(runtime.settings, reader.id)
         except TutorError as exc:  # a corrupt or locked study database: say so, keep the card
             log.warning("card tab: notes of %s not shown: %s", reader.label, exc)
-            return [gr.update(value=f"⚠ 笔记暂时无法显示：{literal_text(str(exc))}", visible=True),
+            return [gr.update(value=f"⚠ 笔记暂时无法显示：{literal_text(public_message(exc))}", visible=True),
                     *[gr.update(value="", visible=False) for _ in sections]]
         slots = []
         for chunk_ids in sections:

@@ -46,6 +46,8 @@ PAGE_PATHS = ("/", "/embed")  # page loads that mint the anonymous cookie
 class ReaderTokenError(TutorError):
     """A reader token is missing, malformed, forged or expired (the API's 401), or cannot be issued."""
 
+    part = None  # about the caller's token or input: the message is for them
+
 
 class MissingReaderToken(ReaderTokenError):
     """No token at all (RFC 6750: the 401 then names no error code)."""

@@ -125,6 +125,23 @@ def cmd_quiz(args) -> int:
     return run_quiz_command(args, _tutor)
 
 
+def cmd_reader_token(args) -> int:
+    """One signed reader token on stdout's last line; the reader and expiry go to stderr."""
+    import time
+
+    from .settings import Settings
+    from .web.identity import issue_token, parse_ttl
+
+    settings = Settings()
+    ttl_s = parse_ttl(args.ttl) if args.ttl is not None else settings.reader_token_ttl_s
+    token = issue_token(settings, args.reader, ttl_s)
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + ttl_s))
+    sys.stderr.write(f"reader token for {args.reader!r}, expires {expires}; send it as "
+                     "'Authorization: Bearer <token>' or open /?reader_token=<token>\n")
+    _out(token)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="s2r-tutor",
@@ -169,6 +186,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON document: {version, folders, ...}")
     s.set_defaults(func=cmd_info)
 
+    s = sub.add_parser("reader-token", help="print a signed reader token (needs S2R_READER_SECRET)",
+                       description="Print one HS256 reader token (sub = ID, exp = now + TTL) as the last line of "
+                                   "stdout, for testing and for portal developers. Needs S2R_READER_SECRET.")
+    s.add_argument("reader", metavar="ID", help="the reader id (1-64 letters, digits, '_', '.', '@' or '-')")
+    s.add_argument("--ttl", default=None, metavar="TTL",
+                   help="lifetime: seconds or a number with s/m/h/d, e.g. 8h (default: S2R_READER_TOKEN_TTL_S, 8h)")
+    s.set_defaults(func=cmd_reader_token)
+
     s = sub.add_parser("quiz", help="practise with questions generated from the card")
     s.add_argument("--reader", default="default", help="reader id whose progress is kept")
     s.add_argument("--list", action="store_true", help="list the question bank instead of quizzing")
@@ -187,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    from pydantic import ValidationError
+
     from .errors import TutorError
 
     try:
@@ -197,6 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    except ValidationError as exc:
+        # Settings from the environment: name the field and the problem, never echo the value (a
+        # too-short S2R_READER_SECRET would otherwise be printed to the terminal and CI logs).
+        _err("invalid settings: " + "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}"
+                                             for e in exc.errors()[:5]))
+        return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # last resort: one line, never a traceback (S2R_DEBUG=1 shows it)

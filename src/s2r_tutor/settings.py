@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from . import paths
@@ -160,3 +160,26 @@ class Settings(BaseSettings):
         "so the header is never reflected); empty: 127.0.0.1, localhost, ::1, the bind host and this "
         "machine's name")
 
+    # --- reader identity, notes caps, feedback limits (issue 13; web/identity.py) -------------------
+    reader_secret: SecretStr | None = Field(
+        None, description="HS256 key for reader tokens (S2R_READER_SECRET, at least 32 characters). Set: a reader "
+        "is only who a signed token says, and the API answers 401 without one. None: every browser and API "
+        "client is its own anonymous reader",
+    )
+    reader_token_ttl_s: int = Field(8 * 3600, gt=0, description="lifetime of a token from `s2r-tutor reader-token`")
+    reader_token_leeway_s: int = Field(30, ge=0, le=300, description="clock skew allowed when checking `exp`")
+    max_notes_per_reader: int = Field(200, gt=0, description="notes one reader may keep; more is refused")
+    max_note_chars: int = Field(2000, gt=0, le=5000, description="longest note accepted, in characters")
+    notes_exports_kept: int = Field(16, gt=0, description="notes-export files kept on disk at once (oldest go first)")
+    notes_export_ttl_s: int = Field(120, gt=0, description="an export file is removed this long after it was made")
+    feedback_per_minute: int = Field(
+        20, gt=0, description="likes/dislikes accepted per minute from one reader and from one client address",
+    )
+
+    @field_validator("reader_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        # RFC 7518 3.2: an HS256 key shorter than the hash (32 bytes) weakens the signature.
+        if value is not None and len(value.get_secret_value().encode()) < 32:
+            raise ValueError("reader_secret must be at least 32 bytes (e.g. `openssl rand -hex 32`)")
+        return value

@@ -57,6 +57,14 @@ class StudyStorageError(StudyStoreError):
     part = "the study store"
 
 
+class NoteError(StudyStoreError):
+    """A note the caller must change: unknown section, empty, too long (the API's 422)."""
+
+
+class NoteLimitError(NoteError):
+    """The reader already keeps the most notes allowed (the API's 409)."""
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -64,7 +72,7 @@ def _storable(value, what: str):
     """`value` unchanged, or StudyStoreError when it is text holding a lone surrogate (any JSON client
     can send "\\ud800"), which sqlite3 cannot encode as UTF-8."""
     if isinstance(value, str) and _SURROGATE.search(value):
-        raise StudyStoreError(f"the {what} holds a character that is not valid Unicode text "
+        raise NoteError(f"the {what} holds a character that is not valid Unicode text "
                               "(a lone surrogate such as \\ud800); remove it and try again")
     return value
 
@@ -221,15 +229,23 @@ class StudyStore:
         return counts
 
     # -- notes -------------------------------------------------------------------------------
-    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None) -> int:
+    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None,
+                 max_notes: int | None = None) -> int:
+        """Store one note; with `max_notes`, NoteLimitError when the reader already has that many
+        (counted inside the write transaction, so concurrent saves cannot pass the cap together)."""
         reader = clean_reader(reader)
         chunk_id = _storable(chunk_id, "section id")
         text = _storable((text or "").strip(), "note")
         if not text:
-            raise StudyStoreError("the note is empty")
+            raise NoteError("the note is empty")
         if len(text) > MAX_NOTE_CHARS:
-            raise StudyStoreError(f"the note is longer than {MAX_NOTE_CHARS} characters")
+            raise NoteError(f"the note is longer than {MAX_NOTE_CHARS} characters")
         with self._conn(write=True) as conn:
+            if max_notes is not None:
+                (count,) = conn.execute("SELECT COUNT(*) FROM notes WHERE reader = ?", (reader,)).fetchone()
+                if count >= max_notes:
+                    raise NoteLimitError(f"you already keep {count} notes, the most allowed is {max_notes}; "
+                                         "export them and start afresh, or ask an administrator")
             cur = conn.execute("INSERT INTO notes (reader, chunk_id, text, created_at) VALUES (?, ?, ?, ?)",
                                (reader, chunk_id, text, time.time() if at is None else at))
             return int(cur.lastrowid)

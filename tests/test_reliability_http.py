@@ -471,6 +471,8 @@ class _BrokenTutor:
     def ask(self, *args, **kwargs):
         raise self.exc
 
+    prepare_answer = ask  # the first step of Runtime.ask
+
     def search(self, *args, **kwargs):
         raise self.exc
 

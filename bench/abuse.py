@@ -4,7 +4,7 @@
     python -m bench.abuse --repeat 1 --no-write
 
 Starts `s2r-tutor serve` in a subprocess on a free 127.0.0.1 port (index in a reused temporary
-folder, built on the first run), measures a normal `/api/ask` (p50 over the chat's example
+folder, built on the first run), measures a normal `/api/ask` (p50 over 30 distinct eval
 questions), then each abusive request on its own, one at a time, `--repeat` times:
 
 - a follow-up whose history turn is 20,000 characters;
@@ -13,12 +13,14 @@ questions), then each abusive request on its own, one at a time, `--repeat` time
 - a 1M-character message through the Gradio chat (`queue/join`, then the event stream), by raw HTTP.
 
 Each row gives the median and the worst time and its ratio to the normal p50. Target: worst <= 25x.
+Every repeat sends different text: the tutor remembers the vectors of its last 64 query texts.
 Only loopback traffic; the server is stopped at the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -37,13 +39,17 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "ABUSE_RESULTS.md"
 TARGET = 25.0
 
-NORMAL = [
-    "什么是 Sim2Real？",
-    "强化学习和 Sim2Real 有什么区别？",
-    "域随机化是什么？",
-    "客户说机器人在实验室里走得很好，到工厂就容易摔，怎么解释？",
-    "What is the reality gap?",
-]
+CASES = ROOT / "tests" / "eval" / "cases.jsonl"
+WARM_UP = ["什么是 Sim2Real？", "What is the reality gap?"]
+
+
+def normal_questions(n: int = 30) -> list[str]:
+    """Distinct in-scope single-turn questions of the eval set: the tutor remembers the vectors of
+    recent queries, so a repeated question would be cheaper than a reader's new one."""
+    rows = [json.loads(line) for line in CASES.read_text("utf-8").splitlines() if line.strip()]
+    picked = [r["question"] for r in rows if not r.get("out_of_scope") and not r.get("history")]
+    return list(dict.fromkeys(picked))[::max(1, len(picked) // n)][:n]
+
 LONG_TURN = ("域随机化 " * 4000)[:20_000]
 
 
@@ -113,17 +119,17 @@ def chat(url: str, session: str, message: str) -> str:
 
 def measure(url: str, repeat: int) -> dict:
     with httpx.Client(base_url=url, timeout=300) as c:
-        for q in NORMAL:  # warm-up
+        for q in WARM_UP:
             ask(c, {"question": q})
-        normal = [timed(lambda q=q: ask(c, {"question": q}))[0] for q in NORMAL * 4]
+        normal = [timed(lambda q=q: ask(c, {"question": q}))[0] for q in normal_questions()]
         cases = {
             "follow-up after a 20,000-character history turn": lambda i: ask(
-                c, {"question": "再具体说说", "history": [{"role": "user", "content": LONG_TURN}]}),
+                c, {"question": "再具体说说", "history": [{"role": "user", "content": f"{i} {LONG_TURN}"[:20_000]}]}),
             "500-character random question": lambda i: ask(c, {"question": random_question(seed=i)}),
             "1M-character question at /api/ask": lambda i: ask(
                 c, ('{"question": "' + "仿" * 1_000_000 + '"}').encode()),
             "1M-character message through the Gradio chat": lambda i: chat(url, f"abuse-{i}", "仿真" * 500_000),
-            "normal question through the Gradio chat": lambda i: chat(url, f"normal-{i}", NORMAL[0]),
+            "normal question through the Gradio chat": lambda i: chat(url, f"normal-{i}", WARM_UP[0]),
         }
         rows = {}
         for name, fn in cases.items():
@@ -141,7 +147,7 @@ def render(result: dict, repeat: int) -> str:
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs (shared; 1-minute load average "
         f"{os.getloadavg()[0]:.1f}), `s2r-tutor serve` defaults, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '1')}.",
         f"Each request alone on a warm server, {repeat} times; the normal p50 is over {len(result['normal'])} "
-        f"`/api/ask` calls ({len(NORMAL)} example questions). Target: the worst at most {TARGET:g}x the normal p50.",
+        f"`/api/ask` calls (distinct eval questions, none repeated). Target: the worst at most {TARGET:g}x the normal p50.",
         "",
         "| request | status | median s | worst s | worst / normal p50 | within target |",
         "|---|---|---|---|---|---|",

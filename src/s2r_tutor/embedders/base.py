@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -33,6 +35,7 @@ def l2_normalize(x: np.ndarray) -> np.ndarray:
 # A sentencepiece/wordpiece token is never shorter than one character, so a text has at most one
 # token per character, plus the role prefix ("query: ") and the special tokens.
 _PROXY_OVERHEAD = 6
+_RECENT = 64  # query vectors remembered (384 floats each)
 
 
 def proxy_token_count(text: str) -> int:
@@ -57,6 +60,8 @@ class BoundedEmbedder:
         self.dim = inner.dim
         self.max_tokens = max_tokens
         self._count = getattr(inner, "token_count", None) or proxy_token_count
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
 
     def clip(self, text: str) -> str:
         n = self.max_tokens
@@ -76,7 +81,22 @@ class BoundedEmbedder:
         return text[:lo]
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self.inner.embed_queries([self.clip(t) for t in texts])
+        """The inner embedder's vectors of the clipped texts. The last few are remembered: one answer
+        embeds the same text twice when nothing expands it (search, then sentence scoring)."""
+        clipped = [self.clip(t) for t in texts]
+        if not clipped:
+            return self.inner.embed_queries([])
+        with self._lock:
+            found = {t: self._recent[t] for t in clipped if t in self._recent}
+        missing = [t for t in dict.fromkeys(clipped) if t not in found]
+        if missing:
+            fresh = {t: v.copy() for t, v in zip(missing, self.inner.embed_queries(missing))}
+            found.update(fresh)
+            with self._lock:
+                self._recent.update(fresh)
+                while len(self._recent) > _RECENT:
+                    self._recent.popitem(last=False)
+        return np.stack([found[t] for t in clipped]).astype(np.float32, copy=False)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return self.inner.embed_passages(texts)

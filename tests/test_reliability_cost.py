@@ -15,6 +15,7 @@ import threading
 import time
 
 import httpx
+import numpy as np
 import pytest
 
 from s2r_tutor import Tutor
@@ -104,6 +105,11 @@ def test_token_clip_is_a_prefix_within_the_bound(tutor):
         if cut != text:
             assert bounded.inner.token_count(text[: len(cut) + 8]) > bounded.max_tokens
     assert bounded.clip(STORY_ZH) == STORY_ZH
+    # remembered vectors are the model's own: a second call answers from memory, unchanged
+    for text in ("什么是域随机化？", random_question(seed=99)):
+        fresh = bounded.inner.embed_queries([bounded.clip(text)])[0]
+        assert np.allclose(bounded.embed_queries([text])[0], fresh, atol=1e-5)
+        assert np.allclose(bounded.embed_queries([text, "x"])[0], fresh, atol=1e-5)
 
     class NoCounter:
         id, dim = "x", 1
@@ -179,6 +185,14 @@ def llm_tutor(tutor, replies):
     return t
 
 
+@pytest.fixture(scope="module")
+def llm_url(settings, llm_tutor, tmp_path_factory):
+    var = tmp_path_factory.mktemp("var")
+    web = settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
+    with running(build_app(web, llm_tutor)) as url:
+        yield url
+
+
 QUESTION = "什么是 Sim2Real？"
 
 
@@ -224,13 +238,12 @@ ATTACKS = {
 
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
-def test_unsupported_text_and_markup_never_reach_the_api_answer(base_url, llm_tutor, replies, settings, case):
+def test_unsupported_text_and_markup_never_reach_the_api_answer(llm_url, replies, case):
     """R124: English text inside a cited segment, raw HTML, images, links and bare addresses from
     the LLM: the answer served by /api/ask (a live server over the LLM tutor) carries none of it
     (before: `<img onerror>` reached the API answer); markup makes the template answer be used."""
     replies.make = ATTACKS[case]
-    with running(build_app(settings, llm_tutor)) as url:
-        r = httpx.post(f"{url}/api/ask", json={"question": QUESTION}, timeout=60)
+    r = httpx.post(f"{llm_url}/api/ask", json={"question": QUESTION}, timeout=60)
     assert r.status_code == 200
     a = r.json()
     for bad in ("<img", "onerror", "evil", "Ignore the card", "<!--", "](", "]: http"):
@@ -281,9 +294,11 @@ def test_a_slow_llm_never_holds_a_cpu_slot(settings, tutor):
     fall back to the template."""
     one = settings.model_copy(update={"web_concurrency": 1})
     t = Tutor(one, tutor.embedder, tutor.index)
-    t._answerer = Answerer(t, llm=SleepyLLM(5.0))
+    sleepy = SleepyLLM(0.0)  # the server's warm-up answer need not wait
+    t._answerer = Answerer(t, llm=sleepy)
     results: list[httpx.Response] = []
     with running(build_app(one, t)) as url:
+        sleepy.seconds = 5.0
         asks = [threading.Thread(target=lambda: results.append(
             httpx.post(f"{url}/api/ask", json={"question": QUESTION}, timeout=60))) for _ in range(2)]
         for th in asks:

@@ -183,3 +183,31 @@ class Settings(BaseSettings):
         if value is not None and len(value.get_secret_value().encode()) < 32:
             raise ValueError("reader_secret must be at least 32 bytes (e.g. `openssl rand -hex 32`)")
         return value
+
+    # --- cost bounds and LLM output safety (issue 13, findings 2, 6, 7, 8; owner: sec-cost) --------------
+    max_query_tokens: int = Field(
+        128, ge=16, le=512,
+        description="e5 tokens (special tokens included) of any query text the embedder sees; longer text is cut "
+        "at a token boundary. The embedder's cost grows with tokens (~2 ms each on one core), so this bounds the "
+        "dearest question; a 5-sentence customer story is ~70 tokens in Chinese or English",
+    )
+    max_turn_chars: int = Field(
+        2000, gt=0,
+        description="each history turn is clipped to this many characters before the answerer reads it (a user "
+        "turn further to max_query_chars, as it was once a question); a longer turn is clipped, never rejected",
+    )
+    max_topic_chars: int = Field(
+        500, gt=0,
+        description="the topic a follow-up resolves to (its chain of earlier questions) is clipped to this many "
+        "characters before it joins the question for search",
+    )
+    llm_concurrency: int = Field(
+        16, gt=0, le=256,
+        description="LLM requests awaited at once by the web server; they wait on the network in their own "
+        "threads and never hold one of the web_concurrency CPU slots",
+    )
+    link_hosts: list[str] = Field(
+        default_factory=list,
+        description="hosts an LLM answer may link to in the chat (exact names, e.g. 'docs.example.com'); empty: "
+        "no links at all. Images and raw HTML are never rendered",
+    )

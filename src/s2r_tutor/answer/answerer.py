@@ -20,7 +20,7 @@ from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import label
 from .lexicon import fold
 from .llm import LLM, get_llm
-from .llm_answer import llm_answer
+from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .refusal import GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
@@ -69,6 +69,7 @@ class Answerer:
         prev_intent, topic = None, None
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
+            topic = topic[: s.max_topic_chars]  # a chain of earlier questions: bounded (issue 13, finding 2)
         query = f"{topic} {question}" if topic else question
         ranked = self.tutor.retriever.rank(query, s.answer_top_k)
         anchors = [self.tutor.chunks[r.idx].anchor for r in ranked]
@@ -167,26 +168,48 @@ class Answerer:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(verdict.markdown, ledger.all())
 
-    def answer(self, question: str, history: list[Turn]) -> Answer:
+    def draft(self, question: str, history: list[Turn]) -> Draft:
+        """The CPU part: the verified template answer, and the LLM request when an LLM is configured."""
         lang = detect_language(question)
         plan = self.plan(question, history)
         if not plan.in_scope:
-            return self.refusal(question, lang, plan)
+            return Draft(self.refusal(question, lang, plan))
         text, citations = self.compose(plan, lang)
         if not citations and not plan.generic:  # the builder found nothing: the retrieved sections may
             plan.generic = True
             text, citations = self.compose(plan, lang)
         if not citations:  # nothing survived verification: fail closed
-            return self.refusal(question, lang, plan)
+            return Draft(self.refusal(question, lang, plan))
         result = Answer(question=question, language=lang, intent=plan.intent.value, answer=text,
                         citations=citations, refused=False,
                         followups=self._generic_followups(citations, lang) if plan.generic
                         else [f for f in suggestions(plan.intent, lang) if f != question],
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
         if self.llm is None:
-            return result
+            return Draft(result)
+        return Draft(result, prepare_llm(self.templates.llm, self.tutor.chunks, result, plan.ranked, lang))
+
+    def wait_llm(self, draft: Draft) -> str | LLMError | None:
+        """The network part (no CPU work): the LLM's reply, or the LLMError it failed with."""
+        if draft.request is None or self.llm is None:
+            return None
         try:
-            return llm_answer(self.llm, self.templates.llm, self.tutor.chunks, result, plan.ranked, lang)
+            return self.llm.complete(draft.request.messages)
+        except LLMError as exc:
+            return exc
+
+    def finish(self, draft: Draft, reply: str | LLMError | None) -> Answer:
+        """Verify the reply (CPU); any failure keeps the template answer."""
+        if draft.request is None or reply is None or self.llm is None:
+            return draft.answer
+        try:
+            if isinstance(reply, LLMError):
+                raise reply
+            return finish_llm(self.llm.name, draft.request, draft.answer, reply)
         except LLMError as exc:
             log.warning("LLM answer not used (%s); falling back to the template answer", exc)
-            return result
+            return draft.answer
+
+    def answer(self, question: str, history: list[Turn]) -> Answer:
+        draft = self.draft(question, history)
+        return self.finish(draft, self.wait_llm(draft))

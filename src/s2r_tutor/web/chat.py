@@ -100,11 +100,13 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
             return
         messages = [*messages, {
             "role": "assistant",
-            "content": answer_message(answer),
+            "content": answer_message(answer, runtime.settings.link_hosts),
             "options": [{"value": f, "label": f} for f in answer.followups[:3]],
         }]
         records = {**records, str(len(messages) - 1): _record(answer)}
-        turns = [*turns, {"role": "user", "content": question}, {"role": "assistant", "content": answer.answer}]
+        # Clipped to the tutor's bound, so one over-long message cannot break later turns (#13, finding 8).
+        keep = runtime.settings.max_turn_chars
+        turns = [*turns, {"role": "user", "content": question[:keep]}, {"role": "assistant", "content": answer.answer[:keep]}]
         yield "", messages, messages, turns, records
 
     def on_like(records: dict, data: gr.LikeData, request: gr.Request) -> None:

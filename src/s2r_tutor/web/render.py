@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 
 from ..models import Answer, Citation
 
@@ -39,10 +40,50 @@ def literal_text(text: str) -> str:
     return _ASCII_PUNCT.sub(lambda m: f"&#{ord(m.group())};", text).replace("\n", "<br>")
 
 
-def answer_markdown(text: str) -> str:
-    """The answerer's Markdown with HTML, inline links and images disabled (`<` and `&` escaped,
-    `](` broken): lists, bold and `[n]` markers stay; nothing can point the page at another host."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace("](", "]\\(")
+# An inline link or image: [label](destination "title"). Labels with brackets inside are left to the
+# `](` breaking below, which disarms them too.
+_INLINE_LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(\s*([^()\s]*)(?:\s+\"[^\"\n]*\")?\s*\)")
+# Only plain web addresses with a host name may be linked; anything else is shown as its label.
+_SAFE_URL = re.compile(r"https?://([A-Za-z0-9.-]+)(?::\d{1,5})?(?:[/?#][A-Za-z0-9\-._~%/?#=&+:@!$,;*']*)?")
+# A reference definition ([x]: http://...) turns every [x] in the text into a link or an image.
+_REF_DEFINITION = re.compile(r"^(\s{0,3})\[(?=[^\]\n]*\]:)", re.M)
+# What a GFM renderer turns into a link on its own: bare addresses, www. names, e-mail addresses.
+_BARE_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://|(?:mailto|xmpp|javascript|vbscript|data):|www\.)[^\s<>]*|"
+                           r"[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+", re.I)
+
+
+def _inert(text: str) -> str:
+    """`.`, `:`, `/` and `@` as numeric references: no renderer sees an address in it any more."""
+    return re.sub(r"[.:/@]", lambda m: f"&#{ord(m.group())};", text)
+
+
+def answer_markdown(text: str, link_hosts: Iterable[str] = ()) -> str:
+    """The answerer's (or an LLM's) Markdown made safe to render: raw HTML shown as text (`<` and
+    `&` escaped), images shown as their alt text, links kept only to `link_hosts` (exact host names;
+    none by default) and otherwise shown as their label, reference definitions disarmed, and bare
+    `www.`/`http://`/e-mail addresses not linkified. Lists, bold and `[n]` markers stay."""
+    hosts = {h.lower().rstrip(".") for h in link_hosts}
+    text = text.replace("\0", "")
+    kept: list[str] = []
+
+    def link(m: re.Match) -> str:
+        image, label, url = m.group(1), m.group(2), m.group(3)
+        safe = _SAFE_URL.fullmatch(url)
+        if image or not safe or safe.group(1).lower().rstrip(".") not in hosts:
+            return label  # images never render; a link elsewhere is its label
+        kept.append(f"[{_escape_md_html(label)}]({url})")
+        return f"\0{len(kept) - 1}\0"
+
+    text = _INLINE_LINK.sub(link, text)
+    text = _escape_md_html(text)
+    text = _REF_DEFINITION.sub(lambda m: m.group(1) + "\\[", text)
+    text = _BARE_ADDRESS.sub(lambda m: _inert(m.group()), text)
+    text = text.replace("](", "]\\(")
+    return re.sub(r"\0(\d+)\0", lambda m: kept[int(m.group(1))], text)
+
+
+def _escape_md_html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
 def section_title(section: str) -> str:
@@ -68,9 +109,9 @@ def sources_block(citations: list[Citation], language: str) -> str:
     return f'<details class="s2r-sources"><summary>{summary}</summary><ol class="s2r-source-list">{items}</ol></details>'
 
 
-def answer_message(answer: Answer) -> str:
+def answer_message(answer: Answer, link_hosts: Iterable[str] = ()) -> str:
     """The assistant message: the answer, then (when it cites anything) the sources block."""
-    body = answer_markdown(answer.answer)
+    body = answer_markdown(answer.answer, link_hosts)
     if answer.citations:
         body += "\n\n" + sources_block(answer.citations, answer.language)
     return body

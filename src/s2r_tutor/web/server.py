@@ -51,6 +51,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         except Exception as exc:  # a broken answerer must not stop /api/search and /healthz
             log.warning("warm-up question failed: %s", exc)
         yield
+        tutor.close()
 
     app = FastAPI(
         title="s2r-tutor",

@@ -74,3 +74,35 @@ def answer_message(answer: Answer) -> str:
     if answer.citations:
         body += "\n\n" + sources_block(answer.citations, answer.language)
     return body
+
+
+# --------------------------------------------------------------------------- ui (#15): copyable sources
+# The chat's copy button and each message's accessibility label take the message's raw content, so
+# the sources travel as plain Markdown (a numbered list, no HTML), in a second message that Gradio
+# shows as a collapsed block in the answer's bubble.
+
+_MD_INLINE = re.compile(r"(\*\*|__|`)")
+_MD_LINE_START = re.compile(r"^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)", re.M)
+_MD_SPECIAL = re.compile(r"([\\<>\[\]*_`|~&])")
+
+
+def plain_text(text: str) -> str:
+    """Card Markdown as one line of readable text for a list item: emphasis, code ticks and line
+    prefixes dropped, whitespace collapsed, and the few characters Markdown or HTML would act on
+    backslash-escaped (so it renders literally and copies with no entities)."""
+    text = _MD_INLINE.sub("", _MD_LINE_START.sub("", text))
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def sources_title(citations: list[Citation], language: str) -> str:
+    return f'{LABELS.get(language, LABELS["zh"])["sources"]} ({len(citations)})'
+
+
+def sources_markdown(citations: list[Citation], language: str) -> str:
+    """One numbered item per citation: section in bold, the quoted span, the chunk id as code.
+    An English answer shows the English rendering of the quote where the citation carries one."""
+    lines = []
+    for c in citations:
+        quote = (getattr(c, "quote_en", None) if language == "en" else None) or c.quote
+        lines.append(f"{c.marker}. **{plain_text(section_title(c.section))}**：{plain_text(quote)} `{c.chunk_id}`")
+    return "\n".join(lines)

@@ -29,7 +29,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
 
     from .api import install_api
     from .apidocs import install_docs
-    from .chat import CSS, build_chat, theme
+    from .chat import CSS, build_chat, chat_js, theme
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
@@ -75,6 +75,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         path="/",
         theme=theme(),
         css=CSS,
+        js=chat_js(),
         footer_links=["settings"],
         run_history=False,
         ssr_mode=False,

@@ -72,11 +72,6 @@ CSS += """
 #s2r-chatbot .message-content table { display: block; max-width: 100%; overflow-x: auto; }
 #s2r-chatbot .message-content th, #s2r-chatbot .message-content td { min-width: 7em; }
 @media (max-width: 640px) {
-  .tab-wrapper .tab-container { flex-wrap: wrap; height: auto !important; overflow: visible !important; }
-  .tab-wrapper .tab-container > button { visibility: visible !important; position: static !important;
-    padding: var(--size-1) var(--size-2) !important; }
-  .tab-wrapper .overflow-menu { display: none !important; }
-  .tab-wrapper { height: auto !important; padding-bottom: 0 !important; }
   #s2r-input-row { flex-wrap: wrap; }
   #s2r-input-row > #s2r-input { flex: 1 1 100% !important; min-width: 100% !important; }
   #s2r-input-row > #s2r-send { flex: 1 1 100% !important; }
@@ -192,7 +187,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         # so a reload shows it again.
         saved = gr.BrowserState(saved_conversation([], [], {}), storage_key="s2r-conversation")
         gr.Markdown(INTRO)
-        with gr.Tabs():
+        with gr.Tabs(overflow_behavior="wrap"):  # on a phone every tab stays one tap away (#15)
             with gr.Tab("问答 Chat", id="chat"):
                 chatbot = gr.Chatbot(
                     label=TITLE,

@@ -97,17 +97,37 @@
     return null;
   }
 
-  // Put the newest question at the top of the conversation's view (and the conversation in view).
+  // Put the newest question at the top of the conversation's view (and the conversation in view),
+  // and keep it there while its answer renders (the log may not be tall enough to scroll that far
+  // until the answer is in), until the reader scrolls by hand.
+  var anchor = null;
+
+  function release() { anchor = null; }
+
+  function pin() {
+    if (!anchor || !anchor.isConnected) return;
+    var box = scrollBox(anchor);
+    if (!box) return;
+    if (!box.__s2rWatched) {
+      box.__s2rWatched = true;
+      ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (ev) {
+        box.addEventListener(ev, release, { passive: true });
+      });
+    }
+    var delta = anchor.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
+    if (Math.abs(delta) > 1) box.scrollTop += delta;
+  }
+
   function followNewest(root) {
     var users = root.querySelectorAll("[data-testid='user']");
-    if (users.length === lastUsers) return;
-    lastUsers = users.length;
-    if (!users.length) return;
-    var row = users[users.length - 1].closest(".message-row") || users[users.length - 1];
-    var box = scrollBox(row);
-    if (box) box.scrollTop += row.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
-    var r = root.getBoundingClientRect();
-    if (r.top < 0 || r.top > window.innerHeight * 0.5) root.scrollIntoView({ block: "start" });
+    if (users.length !== lastUsers) {
+      lastUsers = users.length;
+      if (!users.length) { anchor = null; return; }
+      anchor = users[users.length - 1].closest(".message-row") || users[users.length - 1];
+      var r = root.getBoundingClientRect();
+      if (r.top < 0 || r.top > window.innerHeight * 0.5) root.scrollIntoView({ block: "start" });
+    }
+    pin();
   }
 
   function decorate() {

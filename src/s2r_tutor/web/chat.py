@@ -174,7 +174,8 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         if record is None or not isinstance(data.liked, bool):
             return
         feedback.append(Feedback(liked=data.liked, source="chat", **record))
-        gr.Info("感谢反馈！" if data.liked else "已记录，我们会改进这个回答。")
+        # A short toast (static/chat.js also closes toasts on a tab switch, #15)
+        gr.Info("感谢反馈！" if data.liked else "已记录，我们会改进这个回答。", duration=3)
 
     def reset():
         return [], [], [], {}, saved_conversation([], [], {})

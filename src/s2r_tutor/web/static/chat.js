@@ -210,7 +210,13 @@
     target.scrollIntoView({ block: "center" });
   }
 
+  // A toast ("感谢反馈！") belongs to the tab it came from: close it when another tab is opened.
+  function closeToasts() {
+    document.querySelectorAll(".toast-wrap .toast-close, .toast-body .toast-close").forEach(function (b) { b.click(); });
+  }
+
   document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("[role='tab']")) closeToasts();
     var cite = e.target.closest && e.target.closest(ROOT + " .s2r-cite");
     if (cite) { e.preventDefault(); e.stopPropagation(); showSource(cite); return; }
     var open = e.target.closest && e.target.closest(ROOT + " .s2r-open-card");

@@ -90,7 +90,12 @@ def test_docs_are_offline(client):
     assert {"/api/ask", "/api/search", "/healthz"} <= set(spec["paths"])
     page = client.get("/docs")
     assert page.status_code == 200 and "/api/ask" in page.text
-    assert "cdn" not in page.text.lower() and "<script" not in page.text
+    assert "cdn" not in page.text.lower()
+    # one same-origin script (the try-it forms), nothing inline, examples per route (#15)
+    assert page.text.count("<script") == 1 and '<script src="docs/try.js"></script>' in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert page.text.count("Example request") == 3 and "Example response" in page.text
+    assert client.get("/docs/try.js").status_code == 200
 
 
 def test_chat_page_is_served(client):

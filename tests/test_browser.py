@@ -261,7 +261,12 @@ def test_chat_citation_reveals_its_quote_and_opens_the_card(page, base_url):
     expect(source).to_contain_text("强化学习")  # its quote
     expect(cite).to_have_attribute("title", re.compile("强化学习"))  # hover shows the quote too
 
+    # A like's toast does not outlive a tab switch (opening the card switches tabs).
+    row.hover()
+    page.locator("#s2r-chatbot button[aria-label='赞']").last.click()
+    expect(page.get_by_text("感谢反馈！")).to_be_visible()
     source.locator("button.s2r-open-card").click()
+    expect(page.get_by_text("感谢反馈！")).to_have_count(0)
     target = page.locator(".s2r-card-target")
     expect(target).to_be_visible()
     expect(target.locator("button.label-wrap")).to_contain_text("强化学习")
@@ -353,3 +358,14 @@ def test_embed_renders_tables_clickable_citations_and_keeps_the_conversation(pag
     page.emulate_media(color_scheme="dark")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgb(255, 255, 255)"
     finish(page, watch, "embed-dark")
+
+
+def test_docs_page_tries_a_request_offline(page, base_url):
+    watch = Watch(page, base_url)
+    page.goto(base_url + "/docs", wait_until="load")
+    for path, expected in [("api/search", '"hits"'), ("api/ask", '"citations"')]:
+        form = page.locator(f"form.try[data-path='{path}']")
+        form.locator("button[type=submit]").click()
+        expect(form.locator(".try-status")).to_contain_text("200")
+        expect(form.locator(".try-out")).to_contain_text(expected)
+    finish(page, watch, "docs", full_page=True)

@@ -28,6 +28,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     import gradio as gr
 
     from .api import install_api
+    from .api import frame_ancestors
     from .apidocs import install_docs
     from .chat import CSS, build_chat, chat_js, theme
     from .embed import install_embed
@@ -63,7 +64,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     app.add_middleware(GradioFileGuard, blocks=blocks)
     app.add_middleware(QueueJoinGuard, blocks=blocks)
     install_api(app, settings)
-    install_docs(app)
+    install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
 
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events

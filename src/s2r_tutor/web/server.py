@@ -25,6 +25,11 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     """The whole app. The Tutor is loaded here, once, when none is given: the chat's card tab and
     the study tabs need it while the UI is built, which happens before the server starts."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    # Gradio rebuilds a pandas summary of up to 10,000 past events after every event, on the worker
+    # threads the answers need: under load that made chat events cost more than API calls (#15).
+    # Keep the record short and the summary rare (it only feeds Gradio's /monitoring page).
+    os.environ.setdefault("GRADIO_ANALYTICS_MAX_EVENTS", "200")
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "100")
     import gradio as gr
 
     from .api import install_api

@@ -112,3 +112,10 @@ class Settings(BaseSettings):
     queue_max_size: int = Field(
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
     )
+
+    # --- ui (#15): fair queueing between the chat and the HTTP API
+    chat_in_flight: int = Field(
+        32, gt=0, le=1024,
+        description="chat answers let out of the Gradio queue at once; they then wait at the same worker pool as "
+                    "API calls, in arrival order (the queue still bounds a flood: queue_max_size more may wait)",
+    )

@@ -226,11 +226,12 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
             demo.load(show_notes, **notes_io)
             card.select(show_notes, **notes_io)
 
-        # No Gradio-side limit on the answering events (#15): they wait at Runtime's limiter, the one
-        # budget the API routes wait at too, first come first served. A queue limit here as well made
-        # chat users wait twice (first for a queue slot, then behind every API call at the limiter).
+        # Chat answers leave the Gradio queue freely (up to chat_in_flight) and wait at Runtime's limiter,
+        # the one budget the API routes wait at too, first come first served (#15). A queue limit of
+        # web_concurrency here as well made chat users wait twice: for a queue slot, then behind every
+        # API call at the limiter (chat p50 6 s against the API's 0.2 s).
         chat_io = dict(inputs=[box, messages, turns, records], outputs=[box, chatbot, messages, turns, records],
-                       concurrency_limit=None)
+                       concurrency_limit=runtime.settings.chat_in_flight, concurrency_id="s2r-chat")
         keep = dict(fn=saved_conversation, inputs=[messages, turns, records], outputs=saved, show_progress="hidden",
                     concurrency_limit=None, api_visibility="private")
         box.submit(respond, **chat_io).then(**keep)

@@ -291,23 +291,10 @@ def pctl(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000 if xs else float("nan")
 
 
-async def sequential(base: str, n: int) -> dict[str, list[float]]:
-    """One client, one request at a time: /api/ask (and its reply size), /healthz."""
-    out: dict[str, list[float]] = {"ask": [], "healthz": [], "bytes": []}
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        for i in range(n):
-            t0 = time.perf_counter()
-            r = await http.post("/api/ask", json={"question": QUESTIONS[i % len(QUESTIONS)], "history": []})
-            out["ask"].append(time.perf_counter() - t0)
-            out["bytes"].append(len(r.content))
-            t0 = time.perf_counter()
-            await http.get("/healthz")
-            out["healthz"].append(time.perf_counter() - t0)
-    return out
-
-
-def in_process(n: int) -> dict[str, list[float]]:
-    """`Tutor.ask` in this process, and the pieces the HTTP route adds on top of it."""
+def paired(base: str, n: int) -> dict[str, list[float]]:
+    """One client, one request at a time, interleaved so that the shared box's load hits each the same:
+    `Tutor.ask` in this process, then the same question over `POST /api/ask`, then `GET /healthz`
+    (the HTTP floor); plus the pieces the route adds on top of `Tutor.ask` and the reply size."""
     from fastapi.encoders import jsonable_encoder
     from pydantic import TypeAdapter
 
@@ -316,26 +303,37 @@ def in_process(n: int) -> dict[str, list[float]]:
     from s2r_tutor.settings import Settings
 
     tutor = Tutor.load(Settings(), progress=False)
-    tutor.ask(QUESTIONS[0])
     adapter = TypeAdapter(Answer)
-    out: dict[str, list[float]] = {"ask": [], "validate": [], "dump": []}
-    for i in range(n):
-        t0 = time.perf_counter()
-        answer = tutor.ask(QUESTIONS[i % len(QUESTIONS)])
-        out["ask"].append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        adapter.validate_python(jsonable_encoder(answer))  # what FastAPI does with a response_model
-        out["validate"].append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        answer.model_dump_json()
-        out["dump"].append(time.perf_counter() - t0)
+    out: dict[str, list[float]] = {k: [] for k in ("local", "api", "healthz", "validate", "dump", "bytes", "ratio")}
+    with httpx.Client(base_url=base, timeout=60) as http:
+        for i in range(n + 16):
+            q = QUESTIONS[i % len(QUESTIONS)]
+            t0 = time.perf_counter()
+            answer = tutor.ask(q)
+            local = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            adapter.validate_python(jsonable_encoder(answer))  # what FastAPI does with a response_model
+            validate = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            answer.model_dump_json()
+            dump = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            r = http.post("/api/ask", json={"question": q, "history": []})
+            api = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            http.get("/healthz")
+            health = time.perf_counter() - t0
+            if i < 16:  # warm-up
+                continue
+            for k, v in (("local", local), ("api", api), ("healthz", health), ("validate", validate), ("dump", dump),
+                         ("bytes", len(r.content)), ("ratio", api / local)):
+                out[k].append(v)
     return out
 
 
 def run_mix(seconds: float, clients: int = 10) -> str:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     kinds = (["ask"] * 4 + ["search"] * 3 + ["chat"] * 3) * max(1, clients // 10)
-    local = in_process(160)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     load_before = os.getloadavg()
@@ -343,8 +341,7 @@ def run_mix(seconds: float, clients: int = 10) -> str:
         proc = start_server(port, 2, "1", Path(tmp))
         try:
             wait_ready(base, proc)
-            asyncio.run(sequential(base, 16))  # warm-up
-            seq = asyncio.run(sequential(base, 160))
+            seq = paired(base, 160)
             run = Mixed(seconds)
             asyncio.run(mixed_load(base, run, kinds))
         finally:
@@ -353,15 +350,17 @@ def run_mix(seconds: float, clients: int = 10) -> str:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    ask_p50, api_p50 = pctl(local["ask"], 0.5), pctl(seq["ask"], 0.5)
+    local = {"ask": seq["local"], "validate": seq["validate"], "dump": seq["dump"]}
+    ask_p50, api_p50 = pctl(local["ask"], 0.5), pctl(seq["api"], 0.5)
     lines = [
-        f"## Chat beside the API, and the serving overhead (#15)",
+        "## Chat beside the API, and the serving overhead (#15)",
         "",
         f"`python bench/api_load.py --mix --seconds {seconds:.0f}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}), "
         f"web_concurrency 2, OMP_NUM_THREADS 1, {os.cpu_count()} cores, load average before "
         f"{load_before[0]:.2f} (a shared box).",
         "",
-        "One client, one request at a time (160 requests, the 8 questions in rotation):",
+        "One client, one request at a time, 160 of each, interleaved (in-process ask, the same question over",
+        "HTTP, /healthz) so that the shared box's load falls on each alike:",
         "",
         "| what | p50 ms | p95 ms |",
         "|---|---:|---:|",
@@ -369,9 +368,10 @@ def run_mix(seconds: float, clients: int = 10) -> str:
         f"| … FastAPI's response_model re-validation of the Answer | {pctl(local['validate'], 0.5):.2f} | {pctl(local['validate'], 0.95):.2f} |",
         f"| … `Answer.model_dump_json()` | {pctl(local['dump'], 0.5):.2f} | {pctl(local['dump'], 0.95):.2f} |",
         f"| `GET /healthz` over loopback (the HTTP + middleware floor) | {pctl(seq['healthz'], 0.5):.1f} | {pctl(seq['healthz'], 0.95):.1f} |",
-        f"| `POST /api/ask` over loopback | {api_p50:.1f} | {pctl(seq['ask'], 0.95):.1f} |",
+        f"| `POST /api/ask` over loopback | {api_p50:.1f} | {pctl(seq['api'], 0.95):.1f} |",
         "",
-        f"Serving overhead at one client: {api_p50 - ask_p50:.1f} ms, {100 * (api_p50 / ask_p50 - 1):.0f} % over in-process "
+        f"Serving overhead at one client: p50 {api_p50 - ask_p50:.1f} ms, {100 * (api_p50 / ask_p50 - 1):.0f} % over "
+        f"in-process; median of the per-question ratio HTTP/in-process {statistics.median(seq['ratio']):.2f} "
         f"(reply size p50 {statistics.median(seq['bytes']) / 1000:.1f} kB).",
         "",
         f"Mixed load, {len(kinds)} concurrent clients for {run.seconds:.0f} s: "

@@ -41,7 +41,7 @@ EXAMPLES = [
 INTRO = (
     f"## {TITLE}\n"
     "根据概念卡 **04-08「什么是 Sim2Real？」** 回答问题，每个回答都用 `[n]` 标注出处，"
-    "展开「来源」可以看到引用的章节和原文。中文优先，也可以用英文提问。"
+    "点击 `[n]` 查看它引用的原文，也可以在概念卡中打开对应章节。中文优先，也可以用英文提问。"
 )
 FOOTER = "HTTP API：[/docs](/docs) · 门户嵌入小组件：[/embed](/embed)"
 
@@ -76,6 +76,8 @@ CSS += """
   #s2r-input-row > #s2r-input { flex: 1 1 100% !important; min-width: 100% !important; }
   #s2r-input-row > #s2r-send { flex: 1 1 100% !important; }
   #s2r-chatbot .message-content th, #s2r-chatbot .message-content td { min-width: 6em; }
+  #s2r-chatbot .message-row.bot-row { max-width: calc(100% - 12px) !important; margin-left: 6px !important; margin-right: 6px !important; }
+  #s2r-chatbot .message-row.user-row { margin-left: 40px !important; margin-right: 6px !important; }
 }
 """
 

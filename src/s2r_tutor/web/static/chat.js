@@ -223,6 +223,15 @@
     if (open) { e.preventDefault(); e.stopPropagation(); openInCard(sourceParts(open.closest("li"))); }
   }, true);
 
+  // On a phone the input's autofocus scrolled the page past the title and the tabs: start at the top.
+  if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) {
+    setTimeout(function () {
+      var a = document.activeElement;
+      if (a && a.closest && a.closest("#s2r-input")) a.blur();
+      window.scrollTo(0, 0);
+    }, 300);
+  }
+
   var pending = false;
   new MutationObserver(function () {
     if (pending) return;

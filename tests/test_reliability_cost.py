@@ -24,7 +24,8 @@ from s2r_tutor.answer.llm import OpenAICompatLLM
 from s2r_tutor.embedders import BoundedEmbedder
 from s2r_tutor.errors import LLMError
 from s2r_tutor.settings import LLMSettings
-from s2r_tutor.web.render import answer_markdown, answer_message
+from s2r_tutor.web.chat import answer_messages
+from s2r_tutor.web.render import answer_markdown
 from s2r_tutor.web.server import build_app, running
 
 STORY_ZH = ("客户说机器人在实验室里走得很好，到工厂就容易摔。他们换了地面材料，也加了二十公斤的负载。"
@@ -268,7 +269,7 @@ def test_chat_rendering_disables_html_images_and_foreign_links():
         assert ("[docs](https://docs.example.com/a)" in md) == bool(hosts)
         assert "(https://docs.example.com/p.png)" not in md
     from s2r_tutor.models import Answer
-    msg = answer_message(Answer(question="q", language="zh", intent="definition", answer=text), ["docs.example.com"])
+    msg = answer_messages(Answer(question="q", language="zh", intent="definition", answer=text), ["docs.example.com"])[0]["content"]
     assert "[docs](https://docs.example.com/a)" in msg and "<img" not in msg
 
 
@@ -351,4 +352,4 @@ def test_a_long_chat_message_does_not_break_the_session(base_url):
     assert "history must be" not in first
     second = chat_event(base_url, "long-msg", "什么是 Sim2Real？")
     assert '"success":true' in second.replace(" ", "") and "history must be" not in second
-    assert "s2r-sources" in second  # an answer with its sources block, not an error message
+    assert "来源 (" in second  # an answer with its sources block (a titled message), not an error message

@@ -211,3 +211,10 @@ class Settings(BaseSettings):
         description="hosts an LLM answer may link to in the chat (exact names, e.g. 'docs.example.com'); empty: "
         "no links at all. Images and raw HTML are never rendered",
     )
+
+    # --- ui (#15): fair queueing between the chat and the HTTP API
+    chat_in_flight: int = Field(
+        32, gt=0, le=1024,
+        description="chat answers let out of the Gradio queue at once; they then wait at the same worker pool as "
+                    "API calls, in arrival order (the queue still bounds a flood: queue_max_size more may wait)",
+    )

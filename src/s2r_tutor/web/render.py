@@ -11,13 +11,13 @@ import html
 import re
 from collections.abc import Iterable
 
-from ..models import Answer, Citation
+from ..models import Citation
 
 _MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
 LABELS = {
-    "zh": {"sources": "来源", "no_sources": "（未引用卡片内容）"},
-    "en": {"sources": "Sources", "no_sources": "(no card sections cited)"},
+    "zh": {"sources": "来源"},
+    "en": {"sources": "Sources"},
 }
 
 
@@ -92,26 +92,33 @@ def section_title(section: str) -> str:
     return " > ".join(parts[1:]) if len(parts) > 1 else section
 
 
-def sources_block(citations: list[Citation], language: str) -> str:
-    """A collapsed <details> block: one entry per citation, its section and the quoted span."""
-    labels = LABELS.get(language, LABELS["zh"])
-    items = "".join(
-        '<li class="s2r-source">'
-        f'<span class="s2r-marker">[{c.marker}]</span> '
-        f'<span class="s2r-section">{escape_html(section_title(c.section))}</span>'
-        f'<blockquote class="s2r-quote">{escape_html(c.quote)}</blockquote>'
-        f'<span class="s2r-origin">{escape_html(c.source)} · {escape_html(c.chunk_id)}</span>'
-        "</li>"
-        for c in citations
-    )
-    summary = f'{labels["sources"]} ({len(citations)})'
-    # One HTML block with no blank line inside, so the Markdown renderer leaves it whole.
-    return f'<details class="s2r-sources"><summary>{summary}</summary><ol class="s2r-source-list">{items}</ol></details>'
+# --------------------------------------------------------------------------- ui (#15): copyable sources
+# The chat's copy button and each message's accessibility label take the message's raw content, so
+# the sources travel as plain Markdown (a numbered list, no HTML), in a second message that Gradio
+# shows as a collapsed block in the answer's bubble.
+
+_MD_INLINE = re.compile(r"(\*\*|__|`)")
+_MD_LINE_START = re.compile(r"^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)", re.M)
+_MD_SPECIAL = re.compile(r"([\\<>\[\]*_`|~&])")
 
 
-def answer_message(answer: Answer, link_hosts: Iterable[str] = ()) -> str:
-    """The assistant message: the answer, then (when it cites anything) the sources block."""
-    body = answer_markdown(answer.answer, link_hosts)
-    if answer.citations:
-        body += "\n\n" + sources_block(answer.citations, answer.language)
-    return body
+def plain_text(text: str) -> str:
+    """Card Markdown as one line of readable text for a list item: emphasis, code ticks and line
+    prefixes dropped, whitespace collapsed, and the few characters Markdown or HTML would act on
+    backslash-escaped (so it renders literally and copies with no entities)."""
+    text = _MD_INLINE.sub("", _MD_LINE_START.sub("", text))
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def sources_title(citations: list[Citation], language: str) -> str:
+    return f'{LABELS.get(language, LABELS["zh"])["sources"]} ({len(citations)})'
+
+
+def sources_markdown(citations: list[Citation], language: str) -> str:
+    """One numbered item per citation: section in bold, the quoted span, the chunk id as code.
+    An English answer shows the English rendering of the quote where the citation carries one."""
+    lines = []
+    for c in citations:
+        quote = (getattr(c, "quote_en", None) if language == "en" else None) or c.quote
+        lines.append(f"{c.marker}. **{plain_text(section_title(c.section))}**：{plain_text(quote)} `{c.chunk_id}`")
+    return "\n".join(lines)

@@ -26,11 +26,17 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     """The whole app. The Tutor is loaded here, once, when none is given: the chat's card tab and
     the study tabs need it while the UI is built, which happens before the server starts."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    # Gradio rebuilds a pandas summary of up to 10,000 past events after every event, on the worker
+    # threads the answers need: under load that made chat events cost more than API calls (#15).
+    # Keep the record short and the summary rare (it only feeds Gradio's /monitoring page).
+    os.environ.setdefault("GRADIO_ANALYTICS_MAX_EVENTS", "200")
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "100")
     import gradio as gr
 
     from .api import install_api
+    from .api import frame_ancestors
     from .apidocs import install_docs
-    from .chat import CSS, build_chat, theme
+    from .chat import CSS, build_chat, chat_js, theme
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
@@ -75,7 +81,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     app.add_middleware(GradioFileGuard, blocks=blocks)
     app.add_middleware(GradioEventGuard, blocks=blocks)
     install_api(app, settings)
-    install_docs(app)
+    install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
     # Outermost of all: no route, Gradio's included, reads a body over its limit or a foreign Host.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_event_bytes=settings.max_event_body_bytes)
@@ -97,6 +103,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         path="/",
         theme=theme(),
         css=CSS,
+        js=chat_js(),
         footer_links=["settings"],
         run_history=False,
         ssr_mode=False,

@@ -277,13 +277,15 @@ def test_chat_citation_reveals_its_quote_and_opens_the_card(page, base_url):
 def test_chat_conversation_survives_a_reload(page, base_url):
     page.goto(base_url + "/", wait_until="load")
     ask_chat(page, "什么是 Sim2Real？")
-    page.wait_for_timeout(500)  # the BrowserState write follows the answer
+    kept = "(localStorage.getItem('s2r-conversation') || '').length"
+    page.wait_for_function(f"{kept} > 1000")  # the BrowserState write follows the answer
     page.reload(wait_until="load")
     chat = page.locator("#s2r-chatbot")
     chat.locator("[data-testid='user']").get_by_text("什么是 Sim2Real？").wait_for()
     expect(chat.locator(".bot-row .thought")).to_have_count(1)
     chat.locator("button[aria-label='清空对话'], button[aria-label='Clear']").first.click()
     expect(chat.locator("[data-testid='user']")).to_have_count(0)
+    page.wait_for_function(f"{kept} < 1000")  # cleared in the browser too
     page.reload(wait_until="load")
     page.wait_for_timeout(1500)
     expect(chat.locator("[data-testid='user']")).to_have_count(0)

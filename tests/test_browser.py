@@ -238,8 +238,10 @@ def test_chat_copy_gives_clean_text(browser, base_url):
         row.hover()
         buttons = page.locator("#s2r-chatbot .message-buttons-left").last
         buttons.locator("button[title*='Copy'], button[title*='复制']").first.click()
-        copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied.strip(), "nothing was copied"
+        deadline = time.monotonic() + 10
+        while not (copied := page.evaluate("navigator.clipboard.readText()")).strip():
+            assert time.monotonic() < deadline, "nothing was copied"
+            page.wait_for_timeout(200)
         assert not TAG.search(copied), f"the copied answer has HTML tags: {copied[:300]}"
         assert "[1]" in copied and "| 强化学习 | Sim2Real |" in copied  # the answer's Markdown
         assert re.search(r"^\s*1\. .*04-08#", copied, re.M), f"no numbered source list: {copied[-400:]}"

@@ -238,8 +238,10 @@ def test_chat_copy_gives_clean_text(browser, base_url):
         row.hover()
         buttons = page.locator("#s2r-chatbot .message-buttons-left").last
         buttons.locator("button[title*='Copy'], button[title*='复制']").first.click()
-        copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied.strip(), "nothing was copied"
+        deadline = time.monotonic() + 10
+        while not (copied := page.evaluate("navigator.clipboard.readText()")).strip():
+            assert time.monotonic() < deadline, "nothing was copied"
+            page.wait_for_timeout(200)
         assert not TAG.search(copied), f"the copied answer has HTML tags: {copied[:300]}"
         assert "[1]" in copied and "| 强化学习 | Sim2Real |" in copied  # the answer's Markdown
         assert re.search(r"^\s*1\. .*04-08#", copied, re.M), f"no numbered source list: {copied[-400:]}"
@@ -277,13 +279,15 @@ def test_chat_citation_reveals_its_quote_and_opens_the_card(page, base_url):
 def test_chat_conversation_survives_a_reload(page, base_url):
     page.goto(base_url + "/", wait_until="load")
     ask_chat(page, "什么是 Sim2Real？")
-    page.wait_for_timeout(500)  # the BrowserState write follows the answer
+    kept = "(localStorage.getItem('s2r-conversation') || '').length"
+    page.wait_for_function(f"{kept} > 1000")  # the BrowserState write follows the answer
     page.reload(wait_until="load")
     chat = page.locator("#s2r-chatbot")
     chat.locator("[data-testid='user']").get_by_text("什么是 Sim2Real？").wait_for()
     expect(chat.locator(".bot-row .thought")).to_have_count(1)
     chat.locator("button[aria-label='清空对话'], button[aria-label='Clear']").first.click()
     expect(chat.locator("[data-testid='user']")).to_have_count(0)
+    page.wait_for_function(f"{kept} < 1000")  # cleared in the browser too
     page.reload(wait_until="load")
     page.wait_for_timeout(1500)
     expect(chat.locator("[data-testid='user']")).to_have_count(0)

@@ -98,7 +98,9 @@ class Tutor:
         return turns
 
     def _get_answerer(self):
-        from .answer import Answerer  # the answerer pulls in templates; search-only users skip it
+        # Imported on the first ask: the answerer brings its templates and the LLM client (httpx).
+        # Search uses only answer.intents, through the section prior (routing.py).
+        from .answer import Answerer
 
         if self._answerer is None:
             self._answerer = Answerer(self)

@@ -45,7 +45,24 @@ CREATE INDEX IF NOT EXISTS notes_reader ON notes (reader, chunk_id);
 
 
 class StudyStoreError(TutorError):
-    """The study database cannot be used (corrupt, locked, unwritable) or was given bad input."""
+    """The study store was given bad input (an empty note, an unknown section, a bad reader id)."""
+
+    part = None  # about the caller's input: the message is for them
+
+
+class StudyStorageError(StudyStoreError):
+    """The study database itself cannot be used (corrupt, locked, unwritable, too new): the
+    message names its path, so web users see only `public_message()`."""
+
+    part = "the study store"
+
+
+class NoteError(StudyStoreError):
+    """A note the caller must change: unknown section, empty, too long (the API's 422)."""
+
+
+class NoteLimitError(NoteError):
+    """The reader already keeps the most notes allowed (the API's 409)."""
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -55,7 +72,7 @@ def _storable(value, what: str):
     """`value` unchanged, or StudyStoreError when it is text holding a lone surrogate (any JSON client
     can send "\\ud800"), which sqlite3 cannot encode as UTF-8."""
     if isinstance(value, str) and _SURROGATE.search(value):
-        raise StudyStoreError(f"the {what} holds a character that is not valid Unicode text "
+        raise NoteError(f"the {what} holds a character that is not valid Unicode text "
                               "(a lone surrogate such as \\ud800); remove it and try again")
     return value
 
@@ -95,21 +112,21 @@ class StudyStore:
     def _explain(self, exc: sqlite3.Error) -> StudyStoreError:
         msg = str(exc).lower()
         if "locked" in msg or "busy" in msg:
-            return StudyStoreError(f"the study database {self.path} is locked by another process "
+            return StudyStorageError(f"the study database {self.path} is locked by another process "
                                    f"(waited {self.timeout_s:g} s); close the other quiz or try again")
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
-            return StudyStoreError(f"the study database {self.path} is corrupt ({exc}); move it aside "
+            return StudyStorageError(f"the study database {self.path} is corrupt ({exc}); move it aside "
                                    "(progress and notes start afresh) or restore it from a backup")
         if "unable to open" in msg or "readonly" in msg or "read-only" in msg or "disk" in msg:
-            return StudyStoreError(f"the study database {self.path} cannot be opened for writing ({exc})")
-        return StudyStoreError(f"the study database {self.path} failed: {exc}")
+            return StudyStorageError(f"the study database {self.path} cannot be opened for writing ({exc})")
+        return StudyStorageError(f"the study database {self.path} failed: {exc}")
 
     @contextlib.contextmanager
     def _conn(self, write: bool = False):
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StudyStoreError(f"cannot create the folder for {self.path} ({exc.strerror})") from None
+            raise StudyStorageError(f"cannot create the folder for {self.path} ({exc.strerror})") from None
         conn = None
         try:
             conn = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
@@ -134,7 +151,7 @@ class StudyStore:
     def _init(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]  # reads the header: corrupt -> error
         if version > SCHEMA_VERSION:
-            raise StudyStoreError(f"the study database {self.path} was written by a newer s2r-tutor "
+            raise StudyStorageError(f"the study database {self.path} was written by a newer s2r-tutor "
                                   f"(schema {version}, this one knows {SCHEMA_VERSION})")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("BEGIN IMMEDIATE")
@@ -150,7 +167,7 @@ class StudyStore:
         with self._conn() as conn:
             row = conn.execute("PRAGMA quick_check").fetchone()
             if row and row[0] != "ok":
-                raise StudyStoreError(f"the study database {self.path} is corrupt ({row[0]}); move it aside")
+                raise StudyStorageError(f"the study database {self.path} is corrupt ({row[0]}); move it aside")
 
     # -- results -----------------------------------------------------------------------------
     def record(self, reader: str, question: Question, verdict: str, score: float, reply: str,
@@ -212,15 +229,23 @@ class StudyStore:
         return counts
 
     # -- notes -------------------------------------------------------------------------------
-    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None) -> int:
+    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None,
+                 max_notes: int | None = None) -> int:
+        """Store one note; with `max_notes`, NoteLimitError when the reader already has that many
+        (counted inside the write transaction, so concurrent saves cannot pass the cap together)."""
         reader = clean_reader(reader)
         chunk_id = _storable(chunk_id, "section id")
         text = _storable((text or "").strip(), "note")
         if not text:
-            raise StudyStoreError("the note is empty")
+            raise NoteError("the note is empty")
         if len(text) > MAX_NOTE_CHARS:
-            raise StudyStoreError(f"the note is longer than {MAX_NOTE_CHARS} characters")
+            raise NoteError(f"the note is longer than {MAX_NOTE_CHARS} characters")
         with self._conn(write=True) as conn:
+            if max_notes is not None:
+                (count,) = conn.execute("SELECT COUNT(*) FROM notes WHERE reader = ?", (reader,)).fetchone()
+                if count >= max_notes:
+                    raise NoteLimitError(f"you already keep {count} notes, the most allowed is {max_notes}; "
+                                         "export them and start afresh, or ask an administrator")
             cur = conn.execute("INSERT INTO notes (reader, chunk_id, text, created_at) VALUES (?, ?, ?, ?)",
                                (reader, chunk_id, text, time.time() if at is None else at))
             return int(cur.lastrowid)

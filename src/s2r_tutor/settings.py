@@ -176,6 +176,14 @@ class Settings(BaseSettings):
         20, gt=0, description="likes/dislikes accepted per minute from one reader and from one client address",
     )
 
+    @field_validator("reader_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        # RFC 7518 3.2: an HS256 key shorter than the hash (32 bytes) weakens the signature.
+        if value is not None and len(value.get_secret_value().encode()) < 32:
+            raise ValueError("reader_secret must be at least 32 bytes (e.g. `openssl rand -hex 32`)")
+        return value
+
     # --- cost bounds and LLM output safety (issue 13, findings 2, 6, 7, 8; owner: sec-cost) --------------
     max_query_tokens: int = Field(
         128, ge=16, le=512,
@@ -203,11 +211,3 @@ class Settings(BaseSettings):
         description="hosts an LLM answer may link to in the chat (exact names, e.g. 'docs.example.com'); empty: "
         "no links at all. Images and raw HTML are never rendered",
     )
-
-    @field_validator("reader_secret")
-    @classmethod
-    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
-        # RFC 7518 3.2: an HS256 key shorter than the hash (32 bytes) weakens the signature.
-        if value is not None and len(value.get_secret_value().encode()) < 32:
-            raise ValueError("reader_secret must be at least 32 bytes (e.g. `openssl rand -hex 32`)")
-        return value

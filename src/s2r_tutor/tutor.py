@@ -122,6 +122,17 @@ class Tutor:
         """Verify the LLM's reply against the cited card spans; the template answer when it fails."""
         return self._get_answerer().finish(draft, reply)
 
+    def prepare(self) -> None:
+        """Load the answerer now (templates, card lookups), not on the first ask: a server calls this
+        before it listens, so a broken template or card is a start-up error, never a served one."""
+        self._get_answerer()
+
+    def close(self) -> None:
+        """Release the optional LLM client's connection pool (a server calls this at shutdown)."""
+        llm = getattr(self._answerer, "llm", None)
+        if llm is not None and hasattr(llm, "close"):
+            llm.close()
+
     def ask(self, question: str, history: list[Turn] | list[dict] | None = None) -> Answer:
         draft = self.prepare_answer(question, history)
         return self.finish_answer(draft, self.llm_reply(draft))

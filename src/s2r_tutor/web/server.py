@@ -40,17 +40,25 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .runtime import Runtime
 
     settings = settings or Settings()
+    owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it
     tutor = tutor or Tutor.load(settings, progress=False)
     runtime = Runtime(settings, tutor)
 
+    # The answerer (templates, card lookups) loads now: a TemplateError or CorpusError stops start-up
+    # with one clear line (the CLI prints it) instead of a server that answers 503 to every ask.
+    tutor.prepare()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        # The first ask loads the answerer and its templates; pay that before the first user does.
+        # The first ask warms the embedder and the answer path; pay that before the first user does.
+        # A failure here is a question's failure (an LLM that is down), not a broken server.
         try:
             await runtime.ask(WARM_UP_QUESTION)
-        except Exception as exc:  # a broken answerer must not stop /api/search and /healthz
+        except Exception as exc:  # noqa: BLE001
             log.warning("warm-up question failed: %s", exc)
         yield
+        if owns_tutor:
+            tutor.close()
 
     app = FastAPI(
         title="s2r-tutor",

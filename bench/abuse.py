@@ -4,8 +4,8 @@
     python -m bench.abuse --repeat 1 --no-write
 
 Starts `s2r-tutor serve` in a subprocess on a free 127.0.0.1 port (index in a reused temporary
-folder, built on the first run), measures a normal `/api/ask` (p50 over 30 distinct eval
-questions), then each abusive request on its own, one at a time, `--repeat` times:
+folder, built on the first run), then sends each abusive request `--repeat` times, one request at
+a time, each after two normal `/api/ask` calls (distinct eval questions) whose p50 is the yardstick:
 
 - a follow-up whose history turn is 20,000 characters;
 - a 500-character random question (letters, digits and spaces: the most e5 tokens per character);
@@ -43,7 +43,7 @@ CASES = ROOT / "tests" / "eval" / "cases.jsonl"
 WARM_UP = ["什么是 Sim2Real？", "What is the reality gap?"]
 
 
-def normal_questions(n: int = 30) -> list[str]:
+def normal_questions(n: int) -> list[str]:
     """Distinct in-scope single-turn questions of the eval set: the tutor remembers the vectors of
     recent queries, so a repeated question would be cheaper than a reader's new one."""
     rows = [json.loads(line) for line in CASES.read_text("utf-8").splitlines() if line.strip()]
@@ -118,10 +118,11 @@ def chat(url: str, session: str, message: str) -> str:
 
 
 def measure(url: str, repeat: int) -> dict:
+    """Normal and abusive requests interleaved (two normal ones before each abusive one), so both
+    see the same load on a shared machine; one at a time, never concurrently."""
     with httpx.Client(base_url=url, timeout=300) as c:
         for q in WARM_UP:
             ask(c, {"question": q})
-        normal = [timed(lambda q=q: ask(c, {"question": q}))[0] for q in normal_questions()]
         cases = {
             "follow-up after a 20,000-character history turn": lambda i: ask(
                 c, {"question": "再具体说说", "history": [{"role": "user", "content": f"{i} {LONG_TURN}"[:20_000]}]}),
@@ -131,11 +132,17 @@ def measure(url: str, repeat: int) -> dict:
             "1M-character message through the Gradio chat": lambda i: chat(url, f"abuse-{i}", "仿真" * 500_000),
             "normal question through the Gradio chat": lambda i: chat(url, f"normal-{i}", WARM_UP[0]),
         }
-        rows = {}
-        for name, fn in cases.items():
-            runs = [timed(lambda i=i: fn(i)) for i in range(repeat)]
-            rows[name] = {"times": [t for t, _ in runs], "status": sorted({s for _, s in runs})}
-    return {"normal": normal, "rows": rows}
+        questions = iter(normal_questions(2 * repeat * len(cases)))
+        normal: list[float] = []
+        rows = {name: {"times": [], "status": set()} for name in cases}
+        for i in range(repeat):
+            for name, fn in cases.items():
+                for q in (next(questions, WARM_UP[i % 2]), next(questions, WARM_UP[(i + 1) % 2])):
+                    normal.append(timed(lambda q=q: ask(c, {"question": q}))[0])
+                took, status = timed(lambda i=i, fn=fn: fn(i))
+                rows[name]["times"].append(took)
+                rows[name]["status"].add(status)
+    return {"normal": normal, "rows": {k: {"times": v["times"], "status": sorted(v["status"])} for k, v in rows.items()}}
 
 
 def render(result: dict, repeat: int) -> str:
@@ -146,8 +153,9 @@ def render(result: dict, repeat: int) -> str:
         f"`python -m bench.abuse` on {platform.node() or 'this machine'}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs (shared; 1-minute load average "
         f"{os.getloadavg()[0]:.1f}), `s2r-tutor serve` defaults, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '1')}.",
-        f"Each request alone on a warm server, {repeat} times; the normal p50 is over {len(result['normal'])} "
-        f"`/api/ask` calls (distinct eval questions, none repeated). Target: the worst at most {TARGET:g}x the normal p50.",
+        f"Each request alone on a warm server, {repeat} times, interleaved with normal ones (two before each); the "
+        f"normal p50 is over those {len(result['normal'])} `/api/ask` calls (distinct eval questions). "
+        f"Target: the worst at most {TARGET:g}x the normal p50.",
         "",
         "| request | status | median s | worst s | worst / normal p50 | within target |",
         "|---|---|---|---|---|---|",
@@ -179,7 +187,7 @@ def render(result: dict, repeat: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--repeat", type=int, default=3, help="times each abusive request is sent (default 3)")
+    ap.add_argument("--repeat", type=int, default=4, help="times each abusive request is sent (default 4)")
     ap.add_argument("--index-dir", type=Path, default=Path(tempfile.gettempdir()) / "s2r-abuse-index",
                     help="index folder (reused between runs; built when missing)")
     ap.add_argument("--no-write", action="store_true", help=f"print only; do not write {RESULTS.name}")

@@ -183,7 +183,8 @@ def llm_tutor(tutor, replies):
                           transport=httpx.MockTransport(replies.handler))
     t = Tutor(tutor.settings, tutor.embedder, tutor.index)
     t._answerer = Answerer(t, llm=llm)
-    return t
+    yield t
+    t.close()
 
 
 @pytest.fixture(scope="module")

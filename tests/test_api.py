@@ -231,7 +231,7 @@ def test_xss_question_round_trips_as_text(client):
 
 
 def test_feedback_log_appends_whole_lines(tmp_path):
-    log = FeedbackLog(tmp_path / "sub" / "feedback.jsonl")
+    log = FeedbackLog(tmp_path / "sub" / "store.sqlite3")
     rec = Feedback(liked=True, question="什么是 Sim2Real？", answer="x [1]", citations=["04-08#summary"])
     threads = [threading.Thread(target=lambda: [log.append(rec) for _ in range(25)]) for _ in range(4)]
     for t in threads:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # src/s2r_tutor/settings.py -> repo root. The project is installed editable (see README), so the
@@ -111,4 +111,17 @@ class Settings(BaseSettings):
     )
     queue_max_size: int = Field(
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
+    )
+
+    # --- shared store, question log, admin page (#18) ----------------------------------------------
+    database_url: str | None = Field(
+        None, description="SQLAlchemy URL of the store that holds quiz progress, notes, feedback and the question "
+        "log: `postgresql+psycopg://user:pw@host/db` for several replicas; None means SQLite in the data folder "
+        "(the `study_db` file, see `s2r_tutor.store.engine.database_url`)",
+    )
+    question_log: bool = Field(True, description="record every ask (question, intent, refusal, scores, cited "
+                               "sections, latency, hashed reader id) for `s2r-tutor insights` and /admin")
+    question_log_days: int = Field(90, gt=0, description="question-log rows older than this many days are purged")
+    admin_token: SecretStr | None = Field(
+        None, description="token for the /admin insights page (Bearer header or its login form); None turns /admin off"
     )

@@ -9,6 +9,7 @@ import time
 from ..models import Chunk
 from ..settings import Settings
 from . import structure as S
+from ..store import StoreError, open_store
 from .progress import StudyStore, StudyStoreError, clean_reader
 
 NOTES_HEADING = re.compile(r"笔记|notes?\b|reflection|思考", re.I)
@@ -42,10 +43,14 @@ def notes_for_sections(settings: Settings, reader: str) -> dict[str, list[str]]:
     """{chunk_id: [note text, oldest first]} for one reader: for showing notes beside sections.
     Raises StudyStoreError (a TutorError) on a corrupt or locked database or a bad reader id.
     Reading never creates the database: no file yet means no notes."""
-    if not settings.study_db.exists():
+    if not settings.database_url and not settings.study_db.exists():
         clean_reader(reader)
         return {}
-    return notes_by_section(StudyStore(settings.study_db), reader)
+    try:
+        store = open_store(settings)
+    except StoreError as exc:
+        raise StudyStoreError(str(exc)) from None
+    return notes_by_section(StudyStore(store), reader)
 
 
 def export_markdown(store: StudyStore, reader: str, chunks: list[Chunk]) -> str:

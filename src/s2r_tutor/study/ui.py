@@ -15,6 +15,7 @@ import gradio as gr  # this module is only imported by the web chat, which has g
 
 from ..errors import TutorError
 from ..settings import Settings
+from ..store import open_store
 from .bank import option_labels
 from .notes import export_markdown, note_starters, notes_by_section, save_note
 from .progress import clean_reader
@@ -111,7 +112,7 @@ def _notes_md(study: Study, reader: str) -> str:
 def build_study_tabs(tutor, settings: Settings | None = None, study: Study | None = None) -> Study:
     """Create the Quiz, Flashcards and Notes tabs inside the current gr.Blocks context."""
     settings = settings or tutor.settings
-    study = study or Study(tutor.chunks, tutor.embedder, settings.study_db)
+    study = study or Study(tutor.chunks, tutor.embedder, open_store(settings))
     # the first graded answer would otherwise wait for the bank's key points to be embedded
     threading.Thread(target=study.grader.warm, name="s2r-study-warm", daemon=True).start()
     section_choices = [(c.section.split(" > ", 1)[-1], c.chunk_id) for c in study.chunks]

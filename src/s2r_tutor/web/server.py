@@ -31,6 +31,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .apidocs import install_docs
     from .chat import CSS, build_chat, theme
     from .embed import install_embed
+    from ..store import open_store
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
     from .queueguard import QueueJoinGuard
@@ -58,7 +59,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         lifespan=lifespan,
     )
     app.state.runtime = runtime
-    blocks = build_chat(runtime, FeedbackLog(settings.feedback_file))
+    blocks = build_chat(runtime, FeedbackLog(open_store(settings)))
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
     app.add_middleware(QueueJoinGuard, blocks=blocks)

@@ -56,3 +56,18 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
+
+
+# --- a real PostgreSQL on loopback (tests/pgserver.py), started once per session when asked for ----
+@pytest.fixture(scope="session")
+def postgres():
+    from pgserver import PostgresServer, missing_reason
+
+    reason = missing_reason()
+    if reason and "apt" in reason and "neither" not in reason:
+        pytest.fail(reason)
+    if reason:
+        pytest.skip(reason)
+    server = PostgresServer().start()
+    yield server
+    server.stop()

@@ -26,8 +26,11 @@ def index_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def settings(index_dir) -> Settings:
-    return Settings(corpus_dir=CORPUS, index_dir=index_dir)
+def settings(index_dir, tmp_path_factory) -> Settings:
+    # Progress, notes, feedback and the question log go to a temporary store, not the checkout's var/.
+    var = tmp_path_factory.mktemp("var")
+    return Settings(corpus_dir=CORPUS, index_dir=index_dir, study_db=var / "study.sqlite3",
+                    feedback_file=var / "feedback.jsonl")
 
 
 @pytest.fixture(scope="session")

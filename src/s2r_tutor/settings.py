@@ -125,3 +125,9 @@ class Settings(BaseSettings):
     admin_token: SecretStr | None = Field(
         None, description="token for the /admin insights page (Bearer header or its login form); None turns /admin off"
     )
+    insights_low_score: float = Field(
+        0.6, ge=0, description="`insights`: an answered question whose top fused retrieval score is below this "
+        "(or with fewer than 2 citations) is listed as low-confidence")
+    insights_group_similarity: float = Field(
+        0.85, ge=0, le=1, description="`insights`: refused questions whose embeddings have at least this cosine "
+        "similarity are grouped together")

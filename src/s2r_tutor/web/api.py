@@ -64,7 +64,9 @@ def _runtime(request: Request) -> Runtime:
 
 @router.post("/api/ask", response_model=Answer, responses=ERRORS, summary="Ask a question; a cited answer")
 async def ask(body: AskRequest, request: Request) -> Answer:
-    return await _runtime(request).ask(body.question, body.history)
+    # The widget (/embed) calls this route too; its page is the referrer. Only the path is looked at.
+    source = "widget" if "/embed" in request.headers.get("referer", "") else "api"
+    return await _runtime(request).ask(body.question, body.history, source=source)
 
 
 @router.get("/api/search", response_model=SearchResponse, responses=ERRORS, summary="Best card sections for a query")

@@ -89,7 +89,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         messages.append({"role": "user", "content": user_text(question)})
         yield "", messages, messages, turns, records
         try:
-            answer = await runtime.ask(question, turns[-HISTORY_TURNS:])
+            answer = await runtime.ask(question, turns[-HISTORY_TURNS:], source="chat")
         except TutorError as exc:  # QueryError and friends: a message, not a traceback
             messages = [*messages, {"role": "assistant", "content": escape_html(str(exc))}]
             yield "", messages, messages, turns, records

@@ -7,6 +7,8 @@ off the event loop) whatever mix of API and chat traffic arrives; the rest wait 
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
@@ -18,6 +20,7 @@ from ..settings import Settings
 from ..tutor import Tutor
 
 T = TypeVar("T")
+log = logging.getLogger("s2r_tutor.web")
 
 
 class Runtime:
@@ -25,6 +28,7 @@ class Runtime:
         self.settings = settings
         self.tutor = tutor
         self._limiter: anyio.CapacityLimiter | None = None
+        self._question_log = None
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -36,8 +40,30 @@ class Runtime:
     async def call(self, fn: Callable[..., T], *args, **kwargs) -> T:
         return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs), limiter=self.limiter)
 
-    async def ask(self, question: str, history: list[Turn] | None = None) -> Answer:
-        return await self.call(self.tutor.ask, question, history or [])
+    async def ask(self, question: str, history: list[Turn] | None = None, *, source: str = "api",
+                  reader: str | None = None) -> Answer:
+        started = time.perf_counter()
+        answer = await self.call(self.tutor.ask, question, history or [])
+        await self.log_question(answer, time.perf_counter() - started, source=source, reader=reader)
+        return answer
+
+    async def log_question(self, answer: Answer, latency_s: float, *, source: str, reader: str | None = None) -> None:
+        """Record one answered ask in the question log (`question_log`, on by default). A database
+        problem is logged and never fails the answer. Runs off the event loop but outside the CPU
+        pool: it waits on the database, not on a core. `source` "warmup" is the server's own."""
+        if not self.settings.question_log or source == "warmup":
+            return
+        try:
+            if self._question_log is None:
+                from ..store import open_store
+                from ..store.questions import QuestionLog
+
+                store = await anyio.to_thread.run_sync(open_store, self.settings)
+                self._question_log = QuestionLog(store, self.settings.question_log_days)
+            await anyio.to_thread.run_sync(partial(self._question_log.record, answer, latency_s,
+                                                   source=source, reader=reader))
+        except Exception as exc:  # noqa: BLE001 - the reader still gets the answer
+            log.warning("question log: could not record an ask: %s", exc)
 
     async def search(self, query: str, k: int) -> list[Hit]:
         return await self.call(self.tutor.search, query, k)

@@ -45,7 +45,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     async def lifespan(app: FastAPI):
         # The first ask loads the answerer and its templates; pay that before the first user does.
         try:
-            await runtime.ask(WARM_UP_QUESTION)
+            await runtime.ask(WARM_UP_QUESTION, source="warmup")
         except Exception as exc:  # a broken answerer must not stop /api/search and /healthz
             log.warning("warm-up question failed: %s", exc)
         yield

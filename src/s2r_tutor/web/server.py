@@ -27,6 +27,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     import gradio as gr
 
+    from .admin import install_admin
     from .api import install_api
     from .apidocs import install_docs
     from .chat import CSS, build_chat, theme
@@ -66,6 +67,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     install_api(app, settings)
     install_docs(app)
     install_embed(app, settings)
+    install_admin(app, settings, embedder=tutor.embedder)
 
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.

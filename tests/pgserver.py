@@ -58,7 +58,7 @@ class PostgresServer:
             cmd = ["runuser", "-u", RUN_AS, "--", *cmd]
         return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120, cwd=self.dir)
 
-    def start(self) -> "PostgresServer":
+    def start(self) -> PostgresServer:
         if self.as_root:
             shutil.chown(self.dir, RUN_AS)
             os.chmod(self.dir, 0o700)

@@ -10,10 +10,10 @@ import anyio
 import pytest
 
 from s2r_tutor.cli import main
-from s2r_tutor.evaluation.cases import parse_cases
 from s2r_tutor.errors import EvalCaseError
-from s2r_tutor.insights import build, export_cases, parse_since
-from s2r_tutor.store import Store, open_store
+from s2r_tutor.evaluation.cases import parse_cases
+from s2r_tutor.insights import build, parse_since
+from s2r_tutor.store import open_store
 from s2r_tutor.store import questions as ql
 from s2r_tutor.web.feedback import Feedback, FeedbackLog
 from s2r_tutor.web.runtime import Runtime

@@ -5,14 +5,12 @@ and the first-start migration of var/ files written by the code from before the 
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 import sqlalchemy as sa
 
 from s2r_tutor.settings import Settings
-from s2r_tutor.store import Store, StoreError, open_store
-from s2r_tutor.store import migrate
+from s2r_tutor.store import Store, StoreError, migrate, open_store
 from s2r_tutor.store.schema import metadata
 from s2r_tutor.study.bank import Question
 from s2r_tutor.study.progress import StudyStore, StudyStoreError
@@ -119,7 +117,8 @@ def test_unreachable_postgresql_is_a_clear_error():
 
 def _write_old_files(var):
     """var/study.sqlite3 and var/feedback.jsonl written by the code from before the store (tests/legacy)."""
-    from legacy.feedback_v1 import Feedback as OldFeedback, FeedbackLog as OldLog
+    from legacy.feedback_v1 import Feedback as OldFeedback
+    from legacy.feedback_v1 import FeedbackLog as OldLog
     from legacy.progress_v1 import StudyStore as OldStore
 
     old = OldStore(var / "study.sqlite3")

@@ -11,7 +11,7 @@ import json
 import re
 import time
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from .store import Store
 from .store import feedback as fb
 from .store import questions as ql
 
-_SINCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$", re.I)
+_SINCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$", re.IGNORECASE)
 _UNIT_S = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 TOP = 20
 
@@ -42,7 +42,7 @@ def _key(question: str) -> str:
 
 
 def _day(ts: float) -> str:
-    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d")
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d")
 
 
 def group_similar(questions: list[str], embedder, threshold: float) -> list[dict]:
@@ -134,7 +134,7 @@ def build(store: Store, settings, embedder=None, since_s: float | None = None, n
 
 
 def _iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds")
 
 
 def _snippet(text: str, width: int = 160) -> str:
@@ -188,7 +188,7 @@ def export_cases(store: Store, kind: str, since_s: float | None = None) -> list[
         raise InsightsError("export-cases needs --refused or --disliked")
     lines: list[str] = []
     seen: set[str] = set()
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
+    stamp = datetime.now(UTC).strftime("%Y%m%d")
     for question, language, intent, oos in items:
         k = _key(question)
         if not k or k in seen:

@@ -15,7 +15,8 @@ import threading
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlalchemy import event, exc as sa_exc
+from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import NullPool, StaticPool
 

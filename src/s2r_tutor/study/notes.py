@@ -8,8 +8,8 @@ import time
 
 from ..models import Chunk
 from ..settings import Settings
-from . import structure as S
 from ..store import StoreError, open_store
+from . import structure as S
 from .progress import StudyStore, StudyStoreError, clean_reader
 
 NOTES_HEADING = re.compile(r"笔记|notes?\b|reflection|思考", re.I)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..models import Chunk
+from ..store import Store, open_store
 from .bank import Question, check_language, generate_bank
 from .flashcards import Flashcard, build_flashcards
 from .grading import Grade, Grader
-from ..store import Store, open_store
 from .progress import StudyStore, StudyStoreError
 
 

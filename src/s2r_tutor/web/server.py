@@ -27,12 +27,12 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     import gradio as gr
 
+    from ..store import open_store
     from .admin import install_admin
     from .api import install_api
     from .apidocs import install_docs
     from .chat import CSS, build_chat, theme
     from .embed import install_embed
-    from ..store import open_store
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
     from .queueguard import QueueJoinGuard

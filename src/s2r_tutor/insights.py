@@ -127,6 +127,7 @@ def build(store: Store, settings, embedder=None, since_s: float | None = None, n
         "refused": refused,
         "low_confidence": low[:TOP * 5],
         "disliked": disliked,
+        "feedback": {"liked": sum(1 for f in likes if f["liked"]), "disliked": len(disliked)},
         "sections": sections,
         "days": [{"day": d, "asks": asks_by_day[d], "refused": refusals_by_day.get(d, 0)} for d in sorted(asks_by_day)],
         "replicas": sorted({r["replica"] for r in rows if r.get("replica")}),

@@ -142,6 +142,7 @@ def render(doc: dict) -> str:
         f"<p>{doc['total']} question(s) logged" + (f" since {escape(doc['since'])}" if doc["since"] else "")
         + f" · 中文 {langs['zh']} · English {langs['en']}"
         + (f" · replicas: {escape(', '.join(doc['replicas']))}" if doc.get("replicas") else "") + "</p>",
+        f"<p id='feedback-counts'>likes {doc['feedback']['liked']} · dislikes {doc['feedback']['disliked']}</p>",
         "<h2>Hits per section</h2>",
         bar_chart([(s["section"], s["hits"]) for s in sections], title="Citations per section", elem_id="plot-sections"),
         "<h2>Refusals over time</h2>",

@@ -117,3 +117,11 @@ def test_insights_cli_json_and_export_cases(logged, monkeypatch, capsys, tmp_pat
 
 def test_parse_since():
     assert parse_since("7d") == 7 * 86400 and parse_since("30m") == 1800 and parse_since("2w") == 14 * 86400
+
+
+def test_a_failing_question_log_never_fails_the_answer(tutor, caplog):
+    """R135: the store is unreachable: the reader still gets the answer, and a warning is logged."""
+    settings = tutor.settings.model_copy(update={"database_url": "postgresql+psycopg://x:pw@127.0.0.1:9/none"})
+    with caplog.at_level("WARNING", logger="s2r_tutor.web"):
+        answer = anyio.run(Runtime(settings, tutor).ask, "什么是 Sim2Real？")
+    assert answer.citations and "question log" in caplog.text and ":pw@" not in caplog.text

@@ -22,12 +22,12 @@ def open_store(settings) -> Store:
         store = _stores.get(key)
         if store is None:
             store = _stores[key] = Store(url)
-    if not getattr(store, "_legacy_done", False):
+    if not store.legacy_done:
         from .legacy import import_legacy
 
         store.migrate()
         import_legacy(store, settings.study_db, settings.feedback_file)
-        store._legacy_done = True
+        store.legacy_done = True
     return store
 
 

@@ -48,10 +48,13 @@ class Store:
         if isinstance(url, Path) or "://" not in str(url):  # a bare path is a SQLite file
             url = sqlite_url(Path(url))
         self.url = make_url(str(url))
+        if self.url.drivername in ("postgresql", "postgres"):  # plain postgresql:// means psycopg 3 here, not psycopg2
+            self.url = self.url.set(drivername="postgresql+psycopg")
         self.timeout_s = timeout_s
         self.backend = self.url.get_backend_name()  # 'sqlite' or 'postgresql'
         self._engine: Engine | None = None
         self._ready = False
+        self.legacy_done = False  # set by open_store once the old var/ files were looked at
         self._lock = threading.Lock()
 
     # -- identity -----------------------------------------------------------------------------
@@ -102,6 +105,11 @@ class Store:
 
             return engine
         if self.backend == "postgresql":
+            try:
+                import psycopg  # noqa: F401 - only to say which package is missing
+            except ImportError:
+                raise StoreError("a PostgreSQL database_url needs the psycopg driver: "
+                                 "pip install 's2r-tutor[postgres]'") from None
             return sa.create_engine(self.url, pool_size=5, max_overflow=10, pool_pre_ping=True,
                                     pool_timeout=self.timeout_s,
                                     connect_args={"connect_timeout": max(1, int(self.timeout_s))})

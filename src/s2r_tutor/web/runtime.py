@@ -21,6 +21,7 @@ from ..tutor import Tutor
 
 T = TypeVar("T")
 log = logging.getLogger("s2r_tutor.web")
+LOG_PAUSE_S = 30
 
 
 class Runtime:
@@ -29,6 +30,7 @@ class Runtime:
         self.tutor = tutor
         self._limiter: anyio.CapacityLimiter | None = None
         self._question_log = None
+        self._log_paused_until = 0.0
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -51,7 +53,7 @@ class Runtime:
         """Record one answered ask in the question log (`question_log`, on by default). A database
         problem is logged and never fails the answer. Runs off the event loop but outside the CPU
         pool: it waits on the database, not on a core. `source` "warmup" is the server's own."""
-        if not self.settings.question_log or source == "warmup":
+        if not self.settings.question_log or source == "warmup" or time.monotonic() < self._log_paused_until:
             return
         try:
             if self._question_log is None:
@@ -63,7 +65,9 @@ class Runtime:
             await anyio.to_thread.run_sync(partial(self._question_log.record, answer, latency_s,
                                                    source=source, reader=reader))
         except Exception as exc:  # noqa: BLE001 - the reader still gets the answer
-            log.warning("question log: could not record an ask: %s", exc)
+            # A store that is down would add its connect timeout to every answer: pause the log a while.
+            self._log_paused_until = time.monotonic() + LOG_PAUSE_S
+            log.warning("question log: could not record an ask (pausing the log for %d s): %s", LOG_PAUSE_S, exc)
 
     async def search(self, query: str, k: int) -> list[Hit]:
         return await self.call(self.tutor.search, query, k)

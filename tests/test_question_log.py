@@ -125,3 +125,24 @@ def test_a_failing_question_log_never_fails_the_answer(tutor, caplog):
     with caplog.at_level("WARNING", logger="s2r_tutor.web"):
         answer = anyio.run(Runtime(settings, tutor).ask, "什么是 Sim2Real？")
     assert answer.citations and "question log" in caplog.text and ":pw@" not in caplog.text
+
+
+def test_api_and_widget_asks_are_told_apart(tmp_path, tutor):
+    """The widget (/embed) calls /api/ask too: its page, the referrer, marks its rows as 'widget'."""
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from s2r_tutor.web.api import install_api
+
+    settings = tutor.settings.model_copy(update={"database_url": f"sqlite:///{tmp_path / 's.sqlite3'}"})
+    app = FastAPI()
+    install_api(app, settings)
+    app.state.runtime = Runtime(settings, tutor)
+    with TestClient(app) as client:
+        assert client.post("/api/ask", json={"question": "什么是 Sim2Real？"}).status_code == 200
+        assert client.post("/api/ask", json={"question": "What is Sim2Real?"},
+                           headers={"Referer": "http://127.0.0.1:7860/embed?lang=en",
+                                    "X-Forwarded-For": "10.1.2.3"}).status_code == 200
+    rows = ql.rows(open_store(settings))
+    assert [r["source"] for r in rows] == ["api", "widget"]
+    assert "10.1.2.3" not in json.dumps(rows, default=str) and "testclient" not in json.dumps(rows, default=str)

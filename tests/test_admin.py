@@ -60,6 +60,7 @@ def test_admin_with_bearer_shows_insights_and_plots(admin_settings, tutor):
     assert r.status_code == 200
     assert "frame-ancestors 'none'" in r.headers["content-security-policy"] and r.headers["x-frame-options"] == "DENY"
     assert "<svg id='plot-sections'" in r.text and "<svg id='plot-refusals'" in r.text
+    assert "<svg id='plot-sections-days'" in r.text and "class='cell'" in r.text
     assert r.text.count("class='bar'") >= 2 and "04-08#" in r.text and "今天天气怎么样" in r.text
     assert "<script" not in r.text
 

@@ -47,7 +47,7 @@ def test_admin_page_in_a_browser(browser, admin_url):
     with page.expect_navigation():
         page.click("input[type=submit]")
     assert page.locator("h1").inner_text().startswith("s2r-tutor")
-    for plot in ("#plot-sections", "#plot-refusals"):
+    for plot in ("#plot-sections", "#plot-sections-days", "#plot-refusals"):
         box = page.locator(plot).bounding_box()
         assert box and box["width"] > 100 and box["height"] > 50, plot
         assert page.locator(f"{plot} rect").count() >= 1

@@ -120,6 +120,39 @@ def day_chart(days: list[dict], *, title: str, width: int = 640, height: int = 2
     return "".join(parts)
 
 
+def section_day_chart(sections: list[dict], *, title: str, max_rows: int = 12, max_days: int = 21,
+                      elem_id: str = "") -> str:
+    """Hits per section over time: one row per section (most cited first), one cell per day, darker
+    for more citations that day."""
+    days = sorted({d for s in sections for d in s["by_day"]})[-max_days:]
+    rows = sections[:max_rows]
+    if not rows or not days:
+        return f"<p class='muted'>{escape(title)}: no data yet.</p>"
+    top = max(s["by_day"].get(d, 0) for s in rows for d in days) or 1
+    label_w, cell, top_pad = 220, 22, 40
+    width, height = max(420, label_w + cell * len(days) + 10), top_pad + cell * len(rows) + 10
+    parts = [f"<svg id='{escape(elem_id)}' class='plot' role='img' aria-label='{escape(title)}' "
+             f"xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' width='{width}' height='{height}'>",
+             f"<title>{escape(title)}</title>",
+             f"<text x='0' y='16' font-size='13' font-weight='bold'>{escape(title)}</text>"]
+    for j, d in enumerate(days):
+        if len(days) <= 10 or j % 3 == 0:
+            parts.append(f"<text x='{label_w + j * cell + cell / 2:.0f}' y='{top_pad - 6}' font-size='9' "
+                         f"text-anchor='middle'>{escape(d[5:])}</text>")
+    for i, sec in enumerate(rows):
+        y = top_pad + i * cell
+        parts.append(f"<text x='{label_w - 6}' y='{y + cell - 7}' font-size='12' text-anchor='end'>"
+                     f"{escape(_short(sec['section'], 30))}</text>")
+        for j, d in enumerate(days):
+            n = sec["by_day"].get(d, 0)
+            shade = 0.08 + 0.92 * n / top if n else 0.0
+            parts.append(f"<rect class='cell' x='{label_w + j * cell}' y='{y}' width='{cell - 2}' height='{cell - 2}' "
+                         f"fill='#3b6ea5' fill-opacity='{shade:.2f}' stroke='#eee'><title>{escape(sec['section'])} "
+                         f"{escape(d)}: {n}</title></rect>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def _short(text: str, width: int) -> str:
     flat = " ".join(str(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
@@ -145,6 +178,7 @@ def render(doc: dict) -> str:
         f"<p id='feedback-counts'>likes {doc['feedback']['liked']} · dislikes {doc['feedback']['disliked']}</p>",
         "<h2>Hits per section</h2>",
         bar_chart([(s["section"], s["hits"]) for s in sections], title="Citations per section", elem_id="plot-sections"),
+        section_day_chart(doc["sections"], title="Citations per section per day (UTC)", elem_id="plot-sections-days"),
         "<h2>Refusals over time</h2>",
         day_chart(doc["days"], title="Asks and refusals per day (UTC)", elem_id="plot-refusals"),
         "<h2>Refused questions, grouped</h2>",

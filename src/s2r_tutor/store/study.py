@@ -25,8 +25,25 @@ def results_for(store: Store, reader: str) -> list[tuple[str, str, float]]:
         return [tuple(r) for r in conn.execute(query)]
 
 
-def add_note(store: Store, *, reader: str, chunk_id: str, text: str, created_at: float) -> int:
+class CapReached:
+    """add_note's answer when the reader already keeps `max_notes` notes (nothing was written)."""
+
+    def __init__(self, count: int):
+        self.count = count
+
+
+def add_note(store: Store, *, reader: str, chunk_id: str, text: str, created_at: float,
+             max_notes: int | None = None) -> int | CapReached:
+    """The new note's id. With `max_notes`, the reader's notes are counted inside the write
+    transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: a per-reader advisory lock), so concurrent
+    saves cannot pass the cap together."""
     with store.write() as conn:
+        if max_notes is not None:
+            if store.backend == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:r))"), {"r": f"s2r-notes:{reader}"})
+            count = conn.execute(sa.select(sa.func.count()).select_from(notes).where(notes.c.reader == reader)).scalar_one()
+            if count >= max_notes:
+                return CapReached(int(count))
         result = conn.execute(notes.insert().values(reader=reader, chunk_id=storable(chunk_id),
                                                     text=storable(text), created_at=float(created_at)))
         return int(result.inserted_primary_key[0])

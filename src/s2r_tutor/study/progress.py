@@ -3,7 +3,7 @@ by default (`Settings.study_db`), PostgreSQL when `database_url` says so.
 
 This module keeps the quiz logic (spaced-repetition order, summaries, input checks); the SQL lives
 in `store/study.py`. Every failure of the database (corrupt, locked, unreachable, newer schema)
-raises `StudyStoreError` with a message that says what to do, never a raw driver traceback.
+raises `StudyStorageError` with a message that says what to do, never a raw driver traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import TutorError
 from ..store import Store, StoreError
 from ..store import study as db
 from .bank import Question
@@ -22,8 +23,25 @@ MAX_NOTE_CHARS = 5000
 _READER = re.compile(r"^[\w.@\-]{1,64}$")
 
 
-class StudyStoreError(StoreError):
-    """The study database cannot be used (corrupt, locked, unwritable) or was given bad input."""
+class StudyStoreError(TutorError):
+    """The study store was given bad input (an empty note, an unknown section, a bad reader id)."""
+
+    part = None  # about the caller's input: the message is for them
+
+
+class StudyStorageError(StudyStoreError, StoreError):
+    """The study database itself cannot be used (corrupt, locked, unwritable, too new, unreachable):
+    the message names its path or URL, so web users see only `public_message()`."""
+
+    part = "the study store"
+
+
+class NoteError(StudyStoreError):
+    """A note the caller must change: unknown section, empty, too long (the API's 422)."""
+
+
+class NoteLimitError(NoteError):
+    """The reader already keeps the most notes allowed (the API's 409)."""
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -33,7 +51,7 @@ def _storable(value, what: str):
     """`value` unchanged, or StudyStoreError when it is text holding a lone surrogate (any JSON client
     can send "\\ud800"), which sqlite3 cannot encode as UTF-8."""
     if isinstance(value, str) and _SURROGATE.search(value):
-        raise StudyStoreError(f"the {what} holds a character that is not valid Unicode text "
+        raise NoteError(f"the {what} holds a character that is not valid Unicode text "
                               "(a lone surrogate such as \\ud800); remove it and try again")
     return value
 
@@ -78,7 +96,7 @@ class StudyStore:
         except StudyStoreError:
             raise
         except StoreError as exc:
-            raise StudyStoreError(str(exc)) from None
+            raise StudyStorageError(str(exc)) from None
 
     @contextlib.contextmanager
     def _conn(self, write: bool = False):
@@ -148,17 +166,24 @@ class StudyStore:
         return counts
 
     # -- notes -------------------------------------------------------------------------------
-    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None) -> int:
+    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None,
+                 max_notes: int | None = None) -> int:
+        """Store one note; with `max_notes`, NoteLimitError when the reader already has that many
+        (counted inside the write transaction, so concurrent saves cannot pass the cap together)."""
         reader = clean_reader(reader)
         chunk_id = _storable(chunk_id, "section id")
         text = _storable((text or "").strip(), "note")
         if not text:
-            raise StudyStoreError("the note is empty")
+            raise NoteError("the note is empty")
         if len(text) > MAX_NOTE_CHARS:
-            raise StudyStoreError(f"the note is longer than {MAX_NOTE_CHARS} characters")
+            raise NoteError(f"the note is longer than {MAX_NOTE_CHARS} characters")
         with self._errors():
-            return db.add_note(self.store, reader=reader, chunk_id=chunk_id, text=text,
-                               created_at=time.time() if at is None else at)
+            note_id = db.add_note(self.store, reader=reader, chunk_id=chunk_id, text=text,
+                                  created_at=time.time() if at is None else at, max_notes=max_notes)
+        if isinstance(note_id, db.CapReached):
+            raise NoteLimitError(f"you already keep {note_id.count} notes, the most allowed is {max_notes}; "
+                                 "export them and start afresh, or ask an administrator")
+        return note_id
 
     def notes(self, reader: str) -> list[Note]:
         reader = clean_reader(reader)

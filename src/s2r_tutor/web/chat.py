@@ -13,9 +13,10 @@ from typing import Any
 
 import gradio as gr
 
-from ..errors import TutorError
+from ..errors import TutorError, public_message
 from ..models import Answer, Chunk
-from .feedback import Feedback, FeedbackLog
+from .feedback import CHANGED, LIMITED, UNCHANGED, Feedback, FeedbackLog, Votes
+from .identity import Readers
 from .render import answer_markdown, answer_message, escape_html, literal_text, section_title, user_text
 from .runtime import Runtime
 
@@ -79,7 +80,10 @@ def _selected_text(evt: gr.SelectData) -> str:
 
 
 def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
-    async def respond(question: str, messages: list, turns: list, records: dict):
+    readers = Readers(runtime.settings)
+    votes = Votes(feedback, runtime.settings.feedback_per_minute)
+
+    async def respond(question: str, messages: list, turns: list, records: dict, request: gr.Request = None):
         question = (question or "").strip()
         if not question:
             yield "", messages, messages, turns, records
@@ -89,9 +93,10 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         messages.append({"role": "user", "content": user_text(question)})
         yield "", messages, messages, turns, records
         try:
-            answer = await runtime.ask(question, turns[-HISTORY_TURNS:], source="chat")
+            answer = await runtime.ask(question, turns[-HISTORY_TURNS:], source="chat",
+                                       reader=readers.page(request).id)  # hashed in the question log
         except TutorError as exc:  # QueryError and friends: a message, not a traceback
-            messages = [*messages, {"role": "assistant", "content": escape_html(str(exc))}]
+            messages = [*messages, {"role": "assistant", "content": escape_html(public_message(exc))}]
             yield "", messages, messages, turns, records
             return
         messages = [*messages, {
@@ -103,13 +108,20 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         turns = [*turns, {"role": "user", "content": question}, {"role": "assistant", "content": answer.answer}]
         yield "", messages, messages, turns, records
 
-    def on_like(records: dict, data: gr.LikeData) -> None:
+    def on_like(records: dict, data: gr.LikeData, request: gr.Request) -> None:
         index = data.index[0] if isinstance(data.index, (list, tuple)) else data.index
         record = records.get(str(index))
         if record is None or not isinstance(data.liked, bool):
             return
-        feedback.append(Feedback(liked=data.liked, source="chat", **record))
-        gr.Info("感谢反馈！" if data.liked else "已记录，我们会改进这个回答。")
+        # One vote per answer per session and reader; a second click changes it (issue 13, finding 9).
+        vote = f"{getattr(request, 'session_hash', None) or ''}:{index}"
+        client = getattr(getattr(request, "client", None), "host", None) or ""
+        outcome = votes.cast(Feedback(liked=data.liked, source="chat", reader=readers.page(request).id,
+                                      vote=vote, **record), client=str(client))
+        if outcome == LIMITED:
+            gr.Warning("反馈太频繁了，请稍后再试。Too many votes; try again in a minute.")
+        elif outcome != UNCHANGED:
+            gr.Info(("已改为：" if outcome == CHANGED else "") + ("感谢反馈！" if data.liked else "已记录，我们会改进这个回答。"))
 
     def reset():
         return [], [], [], {}
@@ -149,7 +161,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
             study_tabs(runtime)
         gr.Markdown(FOOTER)
 
-        show_notes = card_notes(runtime, note_sections)
+        show_notes = card_notes(runtime, note_sections, readers)
         if show_notes is not None:  # the reader's notes beside each section: on page load and tab open
             notes_io = dict(inputs=None, outputs=notes_outputs, show_progress="hidden", concurrency_limit=None,
                             api_visibility="private")
@@ -185,34 +197,34 @@ def card_tab(chunks: list[Chunk]) -> tuple[list[gr.Markdown], list[list[str]]]:
     return outputs, ids
 
 
-def notes_markdown(reader: str, notes: list[str]) -> str:
+def notes_markdown(reader: str, notes: list[str]) -> str:  # reader: the label to show
     """A reader's notes on one section, shown literally (no Markdown, no HTML), one item each."""
     items = "\n".join("- " + literal_text(n.strip()) for n in notes)
     return f"**我的笔记 My notes** <sub>读者 reader: {escape_html(reader)}</sub>\n\n{items}"
 
 
-def card_notes(runtime: Runtime, sections: list[list[str]]):
-    """The event handler that fills the card tab's note slots for the page's reader (`?reader=`, else
-    `X-Reader-Id`, else 'default'), or None when the study package is absent."""
+def card_notes(runtime: Runtime, sections: list[list[str]], readers: Readers | None = None):
+    """The event handler that fills the card tab's note slots for the page's reader (web/identity.py:
+    a signed `?reader_token=`, else the browser's anonymous id), or None when the study package is absent."""
+    readers = readers or Readers(runtime.settings)
     try:
         from ..study.notes import notes_for_sections
-        from ..study.ui import reader_from_request
     except ImportError as exc:
         log.info("notes not shown in the card tab: %s", exc)
         return None
 
     def show(request: gr.Request) -> list:
-        reader = reader_from_request(request)
+        reader = readers.page(request)
         try:
-            notes = notes_for_sections(runtime.settings, reader)
+            notes = notes_for_sections(runtime.settings, reader.id)
         except TutorError as exc:  # a corrupt or locked study database: say so, keep the card
-            log.warning("card tab: notes of %s not shown: %s", reader, exc)
-            return [gr.update(value=f"⚠ 笔记暂时无法显示：{literal_text(str(exc))}", visible=True),
+            log.warning("card tab: notes of %s not shown: %s", reader.label, exc)
+            return [gr.update(value=f"⚠ 笔记暂时无法显示：{literal_text(public_message(exc))}", visible=True),
                     *[gr.update(value="", visible=False) for _ in sections]]
         slots = []
         for chunk_ids in sections:
             mine = [n for cid in chunk_ids for n in notes.get(cid, [])]
-            slots.append(gr.update(value=notes_markdown(reader, mine) if mine else "", visible=bool(mine)))
+            slots.append(gr.update(value=notes_markdown(reader.label, mine) if mine else "", visible=bool(mine)))
         return [gr.update(value="", visible=False), *slots]
 
     return show
@@ -225,4 +237,4 @@ def study_tabs(runtime: Runtime) -> None:
     except ImportError as exc:
         log.info("study tabs not shown: %s", exc)
         return
-    build_study_tabs(runtime.tutor, runtime.settings)
+    build_study_tabs(runtime.tutor, runtime.settings, readers=Readers(runtime.settings))

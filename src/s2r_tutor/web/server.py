@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..settings import Settings
 from ..tutor import Tutor
+from .limits import install_log_rate_limit, protocol_class, raise_fd_limit
 
 log = logging.getLogger("s2r_tutor.web")
 
@@ -35,7 +36,9 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
-    from .queueguard import QueueJoinGuard
+    from .hosts import HostGuard, default_hosts
+    from .limits import BodyLimit
+    from .queueguard import GradioEventGuard
     from .runtime import Runtime
 
     settings = settings or Settings()
@@ -61,17 +64,28 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     )
     app.state.runtime = runtime
     blocks = build_chat(runtime, FeedbackLog(open_store(settings)))
+    app.state.blocks = blocks
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
-    app.add_middleware(QueueJoinGuard, blocks=blocks)
+    app.add_middleware(GradioEventGuard, blocks=blocks)
     install_api(app, settings)
     install_docs(app)
     install_embed(app, settings)
     install_admin(app, settings, embedder=tutor.embedder)
+    # Outermost of all: no route, Gradio's included, reads a body over its limit or a foreign Host.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_event_bytes=settings.max_event_body_bytes)
+    hosts = None if settings.public_url else {h.lower() for h in settings.allowed_hosts} or default_hosts(settings.host)
+    app.add_middleware(HostGuard, allowed=hosts)
 
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
     blocks.queue(default_concurrency_limit=settings.web_concurrency, max_size=settings.queue_max_size)
+    # Bounded memory per client: Gradio keeps 10,000 sessions' state by default, for ever.
+    blocks.state_session_capacity = settings.chat_sessions_max
+    for block in blocks.blocks.values():  # and no session's state lives for ever
+        if isinstance(block, gr.State) and block.time_to_live > settings.chat_state_ttl_s:
+            block.time_to_live = settings.chat_state_ttl_s
+    blocks.delete_cache = (min(600, settings.chat_cache_ttl_s), settings.chat_cache_ttl_s)
     gr.mount_gradio_app(
         app,
         blocks,
@@ -82,14 +96,18 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         run_history=False,
         ssr_mode=False,
         mcp_server=False,
-        show_error=True,
+        enable_monitoring=False,  # /monitoring/summary was public
+        root_path=settings.public_url,  # when set, Gradio never builds URLs from request headers
+        show_error=False,  # an unexpected exception's text (server paths) is not for users; gr.Error still shows
         **gradio_file_settings(settings),
     )
     return app
 
 
-def serve(host: str | None = None, port: int | None = None) -> None:
-    """Build the app and run it with uvicorn until interrupted (None: use Settings)."""
+def serve(host: str | None = None, port: int | None = None, settings: Settings | None = None) -> None:
+    """Build the app and run it with uvicorn until interrupted (None: use Settings). `settings` carries
+    the CLI's global flags (`--corpus`, `--index-dir`), so a bad corpus fails here instead of
+    silently serving the default card."""
     import uvicorn
 
     # Parallelism comes from the `web_concurrency` worker threads, one query each. An OpenMP team
@@ -99,24 +117,37 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("s2r_tutor").setLevel(logging.INFO)
-    settings = Settings()
+    settings = settings or Settings()
     host = settings.host if host is None else host
     port = settings.port if port is None else port
     app = build_app(settings)
+    install_log_rate_limit()
+    raise_fd_limit()
     log.info("chat on http://%s:%d/  widget on /embed  API docs on /docs", host, port)
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
+    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False, **uvicorn_options(settings))
+
+
+def uvicorn_options(settings: Settings) -> dict:
+    """Connection limits uvicorn lacks or leaves open (docs/reliability.md R141)."""
+    return {
+        "http": protocol_class(settings.max_connections, settings.header_timeout_s),
+        "timeout_keep_alive": settings.keep_alive_s,
+        "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers
+    }
 
 
 @contextlib.contextmanager
 def running(app: FastAPI, host: str = "127.0.0.1", port: int = 0, timeout_s: float = 120.0):
-    """Run `app` with uvicorn in a background thread; yields its base URL. Port 0 picks a free one.
-    For tests and notebooks; stops the server on exit."""
+    """Run `app` with uvicorn in a background thread, with the same connection limits as `serve`;
+    yields its base URL. Port 0 picks a free one. For tests and notebooks; stops the server on exit."""
     import threading
     import time
 
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+    options = uvicorn_options(app.state.runtime.settings) if hasattr(app.state, "runtime") else {}
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                           **options))
     thread = threading.Thread(target=server.run, name="s2r-web", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout_s

@@ -17,7 +17,11 @@
       examples: ["What is Sim2Real?", "How is reinforcement learning different from Sim2Real?", "What is the reality gap?"]
     }
   };
-  var lang = new URLSearchParams(window.location.search).get("lang") === "en" ? "en" : "zh";
+  var params = new URLSearchParams(window.location.search);
+  var lang = params.get("lang") === "en" ? "en" : "zh";
+  // The portal's signed reader token (?reader_token=): kept in this page's memory only and sent as
+  // a Bearer header on its own API calls; required when the server has a reader secret set.
+  var readerToken = params.get("reader_token") || "";
   var t = TEXT[lang];
   var API = "api/ask";          // relative: /embed -> /api/ask, also behind a path prefix
   var MAX_HISTORY = 12;         // messages sent back as context (keeps requests small)
@@ -137,7 +141,9 @@
     var pending = addMessage("bot", el("div", null, t.thinking));
     pending.classList.add("s2r-pending");
     var body = JSON.stringify({ question: question, history: history.slice(-MAX_HISTORY) });
-    fetch(API, { method: "POST", headers: { "Content-Type": "application/json" }, body: body })
+    var headers = { "Content-Type": "application/json" };
+    if (readerToken) headers.Authorization = "Bearer " + readerToken;
+    fetch(API, { method: "POST", headers: headers, body: body })
       .then(function (r) {
         return r.json().then(function (data) { return { ok: r.ok, data: data }; },
                              function () { return { ok: false, data: { detail: "HTTP " + r.status } }; });

@@ -12,7 +12,8 @@ client i on replica i mod R (what the proxy's round-robin does for /api/). Write
 - every `POST /api/ask` that returns 200 is one acknowledged question-log row (Runtime.ask awaits the
   log write before answering);
 - when the replicas have `POST /api/notes` (the reader-identity routes), each client also saves a note
-  every 5th request as its own reader, and each 2xx is one acknowledged `notes` row.
+  every 5th request as its own reader (a signed token; the replicas share `S2R_READER_SECRET`), and
+  each 2xx is one acknowledged `notes` row.
 
 After the run: rows stored must equal writes acknowledged (nothing lost), and errors must be 0.
 The CPU seconds the replica processes used give answers per CPU-second (answers/s per core).
@@ -50,9 +51,8 @@ class Tally:
     errors: list[str] = field(default_factory=list)
 
 
-async def client(i: int, url: str, deadline: float, tally: Tally, write_notes: bool) -> None:
-    reader = f"bench-{i}"
-    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+async def client(i: int, url: str, token: str, deadline: float, tally: Tally, write_notes: bool) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=120, headers={"Authorization": f"Bearer {token}"}) as http:
         n = 0
         while time.monotonic() < deadline:
             n += 1
@@ -70,8 +70,7 @@ async def client(i: int, url: str, deadline: float, tally: Tally, write_notes: b
                 tally.errors.append(f"ask: HTTP {r.status_code}")
             if write_notes and n % 5 == 0:
                 try:
-                    r = await http.post("/api/notes", json={"section": "04-08#intro", "text": f"note {n}"},
-                                        headers={"X-Reader-Id": reader})
+                    r = await http.post("/api/notes", json={"section": "04-08#intro", "text": f"note {n}"})
                 except httpx.HTTPError as exc:
                     tally.errors.append(f"note: {type(exc).__name__}")
                     continue
@@ -81,9 +80,9 @@ async def client(i: int, url: str, deadline: float, tally: Tally, write_notes: b
                     tally.errors.append(f"note: HTTP {r.status_code}")
 
 
-def has_notes_route(url: str) -> bool:
+def has_notes_route(url: str, token: str) -> bool:
     r = httpx.post(url + "/api/notes", json={"section": "04-08#intro", "text": "probe"},
-                   headers={"X-Reader-Id": "bench-probe"}, timeout=60)
+                   headers={"Authorization": f"Bearer {token}"}, timeout=60)
     return r.status_code not in (404, 405)
 
 
@@ -141,7 +140,7 @@ def main() -> int:
         print(f"index built once in {time.perf_counter() - t0:.1f} s into {cluster.index_dir}", flush=True)
         cluster.start()
         print(f"{args.replicas} replicas up: {', '.join(cluster.urls)}", flush=True)
-        write_notes = has_notes_route(cluster.urls[0])
+        write_notes = has_notes_route(cluster.urls[0], cluster.token("bench-probe"))
         baseline = stored_rows(url)
         pids = [p.pid for p in cluster.procs]
         cpu0 = cpu_seconds(pids)
@@ -151,7 +150,8 @@ def main() -> int:
         async def run() -> float:
             deadline = time.monotonic() + args.seconds
             started = time.perf_counter()
-            await asyncio.gather(*(client(i, cluster.urls[i % args.replicas], deadline, tally, write_notes)
+            tokens = [cluster.token(f"bench-{i}") for i in range(n_clients)]  # one reader per client
+            await asyncio.gather(*(client(i, cluster.urls[i % args.replicas], tokens[i], deadline, tally, write_notes)
                                    for i in range(n_clients)))
             return time.perf_counter() - started
 

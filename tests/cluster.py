@@ -33,6 +33,9 @@ def nginx_bin() -> str | None:
 
 
 class Cluster:
+    # Every replica must share the reader secret: a token minted for one is a reader on all of them.
+    READER_SECRET = "cluster-reader-secret-0123456789abcdef"
+
     def __init__(self, workdir: Path, database_url: str, replicas: int = 2, admin_token: str = "cluster-admin",
                  extra_env: dict | None = None):
         self.dir = Path(workdir)
@@ -52,6 +55,7 @@ class Cluster:
                 "S2R_DATABASE_URL": self.database_url, "S2R_INDEX_DIR": str(self.index_dir),
                 "S2R_CORPUS_DIR": str(ROOT / "corpus"), "S2R_STUDY_DB": str(var / "study.sqlite3"),
                 "S2R_FEEDBACK_FILE": str(var / "feedback.jsonl"), "S2R_ADMIN_TOKEN": self.admin_token,
+                "S2R_READER_SECRET": self.READER_SECRET,
                 "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
                 "GRADIO_ANALYTICS_ENABLED": "False", **self.extra_env}
 
@@ -64,16 +68,23 @@ class Cluster:
         if result.returncode != 0:
             raise RuntimeError(f"s2r-tutor index failed: {result.stderr[-2000:]}")
 
+    def token(self, reader: str) -> str:
+        """A reader token every replica accepts (HS256 with the shared secret)."""
+        from s2r_tutor.settings import Settings
+        from s2r_tutor.web.identity import issue_token
+
+        return issue_token(Settings(reader_secret=self.READER_SECRET), reader, 3600)
+
     @property
     def urls(self) -> list[str]:
         return [f"http://127.0.0.1:{p}" for p in self.ports]
 
     def start(self, timeout_s: float = 300) -> "Cluster":
         for i, port in enumerate(self.ports):
-            log = (self.dir / f"replica{i}.log").open("wb")
-            self.procs.append(subprocess.Popen(
-                [sys.executable, "-m", "s2r_tutor.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                env=self.env(i), stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+            with (self.dir / f"replica{i}.log").open("wb") as log:  # the child keeps its own descriptor
+                self.procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "s2r_tutor.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                    env=self.env(i), stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
         deadline = time.monotonic() + timeout_s
         for i, url in enumerate(self.urls):
             while True:
@@ -113,8 +124,9 @@ class Cluster:
                   f"    access_log {ngx}/logs/access.log s2r;\n")
         conf = head + conf.replace("http {\n", "http {\n" + paths, 1)
         (ngx / "nginx.conf").write_text(conf)
-        self.nginx = subprocess.Popen([binary, "-p", str(ngx), "-c", str(ngx / "nginx.conf"), "-g", "daemon off;"],
-                                      stdout=subprocess.DEVNULL, stderr=(ngx / "logs" / "stderr.log").open("wb"))
+        with (ngx / "logs" / "stderr.log").open("wb") as err:
+            self.nginx = subprocess.Popen([binary, "-p", str(ngx), "-c", str(ngx / "nginx.conf"), "-g", "daemon off;"],
+                                          stdout=subprocess.DEVNULL, stderr=err)
         url = f"http://127.0.0.1:{self.proxy_port}"
         deadline = time.monotonic() + 30
         while True:

@@ -46,7 +46,9 @@ def cluster(postgres, tmp_path_factory):
 
 def test_api_is_spread_over_both_and_insights_lists_both(cluster):
     questions = ["什么是 Sim2Real？", "What is domain randomization?", REFUSED, "域随机化怎么调？"] * 5
-    with httpx.Client(base_url=cluster.proxy, timeout=120) as client:
+    auth = {"Authorization": f"Bearer {cluster.token('api-client')}"}
+    with httpx.Client(base_url=cluster.proxy, timeout=120, headers=auth) as client:
+        assert client.post("/api/ask", json={"question": "x"}, headers={"Authorization": ""}).status_code == 401
         for q in questions:
             r = client.post("/api/ask", json={"question": q})
             assert r.status_code == 200, r.text
@@ -64,18 +66,18 @@ def test_api_is_spread_over_both_and_insights_lists_both(cluster):
 @browser_test
 def test_state_written_through_one_replica_is_read_through_the_other(cluster, browser):
     a, b = cluster.urls
-    reader = "replica-ann"
+    query = f"?reader_token={cluster.token('replica-ann')}"  # the same reader on both replicas
     ctx = browser.new_context(viewport={"width": 1200, "height": 1100}, locale="zh-CN")
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     try:
         # A note, through A; read through B.
-        page.goto(f"{a}/?reader={reader}", wait_until="load")
+        page.goto(f"{a}/{query}", wait_until="load")
         page.get_by_role("tab", name="笔记 Notes").click()
         page.locator("#study-notes-text textarea").fill("两台副本共享的笔记")
         page.locator("#study-notes-save").click()
         page.locator("#study-notes-list").get_by_text("两台副本共享的笔记").wait_for()
-        page.goto(f"{b}/?reader={reader}", wait_until="load")
+        page.goto(f"{b}/{query}", wait_until="load")
         page.get_by_role("tab", name="笔记 Notes").click()
         page.locator("#study-notes-list").get_by_text("两台副本共享的笔记").wait_for()
 
@@ -85,7 +87,7 @@ def test_state_written_through_one_replica_is_read_through_the_other(cluster, br
         page.locator("#study-quiz-answer textarea").fill("我不知道")
         page.locator("#study-quiz-submit").click()
         page.locator("#study-quiz-feedback").get_by_text("不正确").wait_for()
-        page.goto(f"{a}/?reader={reader}", wait_until="load")
+        page.goto(f"{a}/{query}", wait_until="load")
         page.get_by_role("tab", name="测验 Quiz").click()
         page.locator("#study-quiz-status").get_by_text("已答 1 题").wait_for()
 

@@ -84,6 +84,7 @@ def free_port() -> int:
 
 def start_server(port: int, workers: int, omp: str, tmp: Path) -> subprocess.Popen:
     env = {**os.environ, "S2R_WEB_CONCURRENCY": str(workers), "S2R_FEEDBACK_FILE": str(tmp / "feedback.jsonl"),
+           "S2R_STUDY_DB": str(tmp / "study.sqlite3"),  # the question log writes there: not the checkout's var/
            "GRADIO_ANALYTICS_ENABLED": "False", "OMP_NUM_THREADS": omp}
     code = f"from s2r_tutor.web.server import serve; serve(host='127.0.0.1', port={port})"
     return subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT,

@@ -237,7 +237,7 @@ def test_xss_question_round_trips_as_text(client):
 
 
 def test_feedback_log_appends_whole_lines(tmp_path):
-    log = FeedbackLog(tmp_path / "sub" / "feedback.jsonl")
+    log = FeedbackLog(tmp_path / "sub" / "store.sqlite3")
     rec = Feedback(liked=True, question="什么是 Sim2Real？", answer="x [1]", citations=["04-08#summary"])
     threads = [threading.Thread(target=lambda: [log.append(rec) for _ in range(25)]) for _ in range(4)]
     for t in threads:
@@ -256,7 +256,7 @@ def test_python_app_py_serves_the_chat(settings, tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "S2R_PORT": str(port), "S2R_INDEX_DIR": str(settings.index_dir),
-           "S2R_FEEDBACK_FILE": str(tmp_path / "feedback.jsonl")}
+           "S2R_FEEDBACK_FILE": str(tmp_path / "feedback.jsonl"), "S2R_STUDY_DB": str(tmp_path / "study.sqlite3")}
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=PROJECT_ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

@@ -147,15 +147,20 @@ def test_chat_answers_with_citations_sources_and_followups(page, base_url, web_s
     followup.click()
     page.locator("#s2r-chatbot .thought").nth(1).wait_for()
 
-    # Like the latest answer: a line lands in the feedback file.
+    # Like the latest answer: a row lands in the store's feedback table.
+    from s2r_tutor.store import open_store
+    from s2r_tutor.web.feedback import FeedbackLog
+
+    feedback = FeedbackLog(open_store(web_settings))
+    before = len(feedback.read())
     bot = page.locator("#s2r-chatbot .message-row.bot-row").last
     bot.hover()
     page.locator("#s2r-chatbot button[aria-label='赞']").last.click()  # Gradio's zh-CN label for Like
     deadline = time.monotonic() + 30
-    while not (web_settings.feedback_file.exists() and web_settings.feedback_file.read_text().strip()):
-        assert time.monotonic() < deadline, "no feedback line was written"
+    while len(feedback.read()) == before:
+        assert time.monotonic() < deadline, "no feedback row was written"
         time.sleep(0.2)
-    row = json.loads(web_settings.feedback_file.read_text(encoding="utf-8").splitlines()[0])
+    row = feedback.read()[-1]
     assert row["liked"] is True and row["question"] == followup_text and row["citations"]
 
     probe_xss(page, watch, box, "#s2r-chatbot [data-testid='user']",

@@ -18,7 +18,7 @@ from s2r_tutor.cli import main
 from test_index import CARD, child_env, small_corpus  # noqa: F401  (small_corpus is a fixture)
 
 SCRIPT = Path(sys.executable).with_name("s2r-tutor")
-VERBS = ["index", "search", "ask", "eval", "serve", "quiz", "info"]
+VERBS = ["index", "search", "ask", "eval", "serve", "quiz", "info", "insights"]
 
 
 def run_script(*args: str) -> subprocess.CompletedProcess:

@@ -365,7 +365,7 @@ def test_votes_unit(tmp_path):
     """R137: a vote is recorded once; the same again writes nothing; the other choice changes it (the
     log keeps one counted record per answer); over the rate limit nothing is written; a restart
     still knows the vote."""
-    log = FeedbackLog(tmp_path / "feedback.jsonl")
+    log = FeedbackLog(tmp_path / "store.sqlite3")
     votes = Votes(log, per_minute=5)
     vote = lambda liked, key="s1:1", reader="r1": votes.cast(
         Feedback(liked=liked, question="q", answer="a", reader=reader, vote=key), client="10.0.0.1")
@@ -391,7 +391,9 @@ def test_chat_votes_are_one_per_answer_and_rate_limited(signed):
                                event_data={"index": 1, "value": "x", "liked": liked})
     for liked in (True, True, True, False, True, True, True, True):
         like(liked)
-    log = FeedbackLog(web.feedback_file)
+    from s2r_tutor.store import open_store
+
+    log = FeedbackLog(open_store(web))
     rows = log.read()
     assert [r["liked"] for r in rows] == [True, False, True]  # recorded, changed, changed; the rest unchanged/limited
     counted = log.votes()

@@ -142,6 +142,28 @@ def cmd_reader_token(args) -> int:
     return EXIT_OK
 
 
+def cmd_insights(args) -> int:
+    from . import insights
+    from .store import open_store
+
+    settings = _settings(args)
+    since_s = insights.parse_since(args.since) if args.since else None
+    store = open_store(settings)
+    if args.action == "export-cases":
+        if args.refused == args.disliked:
+            _err("export-cases needs exactly one of --refused or --disliked")
+            return EXIT_USAGE
+        for line in insights.export_cases(store, "refused" if args.refused else "disliked", since_s):
+            _out(line)
+        return EXIT_OK
+    if args.refused or args.disliked:
+        _err("--refused/--disliked go with `insights export-cases`")
+        return EXIT_USAGE
+    doc = insights.build(store, settings, since_s=since_s)
+    _out(json.dumps(doc, ensure_ascii=False) if args.json else insights.render_text(doc))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="s2r-tutor",
@@ -203,6 +225,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="language of the prompts, hints and session lines; en also gives English feedback "
                         "(default zh: feedback follows each reply's language); card text stays Chinese")
     s.set_defaults(func=cmd_quiz)
+
+    s = sub.add_parser("insights", help="what readers ask: top, refused, low-confidence and disliked questions",
+                       description="Reads the question log and feedback in the store (S2R_DATABASE_URL). "
+                                   "`insights export-cases --refused|--disliked > new.jsonl` writes eval cases "
+                                   "to label (fill expected_sections) before adding them to tests/eval/.")
+    s.add_argument("action", nargs="?", choices=["export-cases"], help="export-cases: print eval-case lines to label")
+    s.add_argument("--since", metavar="AGE", help="only the last AGE: 30m, 24h, 7d, 2w (default: everything kept)")
+    s.add_argument("--json", action="store_true", help="print one JSON document (questions, refused, "
+                   "low_confidence, disliked, sections, languages, days)")
+    s.add_argument("--refused", action="store_true", help="with export-cases: the refused questions")
+    s.add_argument("--disliked", action="store_true", help="with export-cases: the questions of disliked answers")
+    s.set_defaults(func=cmd_insights)
     return p
 
 

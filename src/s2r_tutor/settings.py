@@ -218,3 +218,22 @@ class Settings(BaseSettings):
         description="chat answers let out of the Gradio queue at once; they then wait at the same worker pool as "
                     "API calls, in arrival order (the queue still bounds a flood: queue_max_size more may wait)",
     )
+
+    # --- shared store, question log, admin page (#18) ----------------------------------------------
+    database_url: str | None = Field(
+        None, description="SQLAlchemy URL of the store that holds quiz progress, notes, feedback and the question "
+        "log: `postgresql+psycopg://user:pw@host/db` for several replicas; None means SQLite in the data folder "
+        "(the `study_db` file, see `s2r_tutor.store.engine.database_url`)",
+    )
+    question_log: bool = Field(True, description="record every ask (question, intent, refusal, scores, cited "
+                               "sections, latency, hashed reader id) for `s2r-tutor insights` and /admin")
+    question_log_days: int = Field(90, gt=0, description="question-log rows older than this many days are purged")
+    admin_token: SecretStr | None = Field(
+        None, description="token for the /admin insights page (Bearer header or its login form); None turns /admin off"
+    )
+    insights_low_score: float = Field(
+        0.6, ge=0, description="`insights`: an answered question whose top fused retrieval score is below this "
+        "(or with fewer than 2 citations) is listed as low-confidence")
+    insights_group_similarity: float = Field(
+        0.85, ge=0, le=1, description="`insights`: refused questions whose embeddings have at least this cosine "
+        "similarity are grouped together")

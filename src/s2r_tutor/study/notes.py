@@ -8,8 +8,9 @@ import time
 
 from ..models import Chunk
 from ..settings import Settings
+from ..store import StoreError, open_store
 from . import structure as S
-from .progress import NoteError, NoteLimitError, StudyStore, clean_reader
+from .progress import NoteError, NoteLimitError, StudyStorageError, StudyStore, clean_reader
 
 __all__ = ["NoteError", "NoteLimitError", "export_markdown", "note_starters", "notes_by_section",
            "notes_for_sections", "resolve_section", "save_note"]
@@ -69,10 +70,14 @@ def notes_for_sections(settings: Settings, reader: str) -> dict[str, list[str]]:
     """{chunk_id: [note text, oldest first]} for one reader: for showing notes beside sections.
     Raises StudyStoreError (a TutorError) on a corrupt or locked database or a bad reader id.
     Reading never creates the database: no file yet means no notes."""
-    if not settings.study_db.exists():
+    if not settings.database_url and not settings.study_db.exists():
         clean_reader(reader)
         return {}
-    return notes_by_section(StudyStore(settings.study_db), reader)
+    try:
+        store = open_store(settings)
+    except StoreError as exc:
+        raise StudyStorageError(str(exc)) from None
+    return notes_by_section(StudyStore(store), reader)
 
 
 def export_markdown(store: StudyStore, reader: str, chunks: list[Chunk], title: str | None = None) -> str:

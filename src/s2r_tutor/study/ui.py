@@ -14,6 +14,7 @@ import gradio as gr  # this module is only imported by the web chat, which has g
 
 from ..errors import TutorError, public_message
 from ..settings import Settings
+from ..store import open_store
 from ..web.identity import Reader, Readers
 from .bank import option_labels
 from .exports import ExportFolder
@@ -91,7 +92,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
     settings = settings or tutor.settings
     readers = readers or Readers(settings)
     exports = ExportFolder(keep=settings.notes_exports_kept, ttl_s=settings.notes_export_ttl_s)
-    study = study or Study(tutor.chunks, tutor.embedder, settings.study_db)
+    study = study or Study(tutor.chunks, tutor.embedder, open_store(settings))
     # the first graded answer would otherwise wait for the bank's key points to be embedded
     threading.Thread(target=study.grader.warm, name="s2r-study-warm", daemon=True).start()
     section_choices = [(c.section.split(" > ", 1)[-1], c.chunk_id) for c in study.chunks]

@@ -23,7 +23,8 @@ from .. import __version__
 from ..errors import QueryError, TutorError, public_message
 from ..models import Answer, Hit, Turn
 from ..settings import Settings
-from .identity import AnonymousCookie, MissingReaderToken, Reader, Readers, ReaderTokenError, set_cookie_header
+from .identity import (AnonymousCookie, MissingReaderToken, Reader, Readers, ReaderTokenError, cookie_reader,
+                       set_cookie_header)
 from .runtime import Runtime
 
 log = logging.getLogger("s2r_tutor.web")
@@ -152,7 +153,21 @@ async def api_reader(request: Request, response: Response, creds: Credentials) -
 @router.post("/api/ask", response_model=Answer, responses=ERRORS, summary="Ask a question; a cited answer",
              dependencies=[Depends(require_token)])
 async def ask(body: AskRequest, request: Request) -> Answer:
-    return await _runtime(request).ask(body.question, body.history)
+    # The widget (/embed) calls this route too; its page is the referrer. Only the path is looked at.
+    source = "widget" if "/embed" in request.headers.get("referer", "") else "api"
+    return await _runtime(request).ask(body.question, body.history, source=source, reader=_known_reader(request))
+
+
+def _known_reader(request: Request) -> str | None:
+    """The caller's reader id for the question log (which keeps only its hash): the token's, or an
+    anonymous cookie the client already has; asking never mints one."""
+    readers = _readers(request)
+    try:
+        if readers.signed:
+            return readers.api(request.headers.get("authorization"), None)[0].id
+        return cookie_reader(request.headers.get("cookie"))
+    except ReaderTokenError:
+        return None
 
 
 @router.get("/api/search", response_model=SearchResponse, responses=ERRORS, summary="Best card sections for a query",

@@ -62,7 +62,7 @@ async def example_responses(app: FastAPI) -> dict[tuple[str, str], Any]:
     runtime = app.state.runtime
     out: dict[tuple[str, str], Any] = {}
     try:
-        out[("post", "/api/ask")] = _shorten((await runtime.ask(EXAMPLE_QUESTION)).model_dump(mode="json"))
+        out[("post", "/api/ask")] = _shorten((await runtime.ask(EXAMPLE_QUESTION, source="warmup")).model_dump(mode="json"))
         hits = await runtime.search("域随机化", 2)
         out[("get", "/api/search")] = _shorten({"hits": [h.model_dump(mode="json") for h in hits]})
     except Exception:  # the docs still show, without live examples, when the tutor cannot answer

@@ -154,7 +154,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
     readers = Readers(runtime.settings)
     votes = Votes(feedback, runtime.settings.feedback_per_minute)
 
-    async def respond(question: str, messages: list, turns: list, records: dict):
+    async def respond(question: str, messages: list, turns: list, records: dict, request: gr.Request = None):
         question = (question or "").strip()
         if not question:
             yield "", messages, messages, turns, records
@@ -164,7 +164,8 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         messages.append({"role": "user", "content": user_text(question)})
         yield "", messages, messages, turns, records
         try:
-            answer = await runtime.ask(question, turns[-HISTORY_TURNS:])
+            answer = await runtime.ask(question, turns[-HISTORY_TURNS:], source="chat",
+                                       reader=readers.page(request).id)  # hashed in the question log
         except TutorError as exc:  # QueryError and friends: a message, not a traceback
             messages = [*messages, {"role": "assistant", "content": escape_html(public_message(exc))}]
             yield "", messages, messages, turns, records

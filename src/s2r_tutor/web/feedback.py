@@ -1,4 +1,4 @@
-"""Like/dislike feedback from the chat, appended to a local JSONL file (one record per line).
+"""Like/dislike feedback from the chat, kept in the shared store (`s2r_tutor.store`).
 
 `FeedbackLog` is the storage (append, read, the latest vote per answer); `Votes` is the policy in
 front of it (issue 13, finding 9: 2,057 likes for one answer in 20 s): one vote per answer per
@@ -8,21 +8,16 @@ session and reader, where a second click changes the vote rather than adding one
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-import re
 import threading
 import time
 from collections import OrderedDict, deque
-from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-# A str can hold code points UTF-8 cannot encode: lone surrogates (a browser or JSON client can send
-# "\ud800"). They are stored as U+FFFD so the record is still written and read back as valid UTF-8.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+from ..store import Store
+from ..store import feedback as db
 
 log = logging.getLogger("s2r_tutor.web")
 
@@ -41,57 +36,24 @@ class Feedback(BaseModel):
 
 
 class FeedbackLog:
-    """Appends one JSON line per record. A lock serialises writers in this process, and each record
-    goes out in one `write()` on an O_APPEND descriptor, so a second process appending to the same
-    file on a local file system adds whole lines after it rather than overwriting it.
+    """One row per record in the store's `feedback` table (`s2r_tutor.store.feedback`); fields the
+    table has no column for (`reader`, `vote`) are kept in its `extra` JSON and read back as keys.
+    Text a database cannot hold (lone surrogates, NUL) is stored as U+FFFD, so a record is always
+    written and reads back as valid text. The old var/feedback.jsonl is imported into the store on
+    first start (`store/legacy.py`, which keeps the old reader's tolerance of torn lines).
 
-    A writer that died mid-append leaves a torn last line: the next append starts a fresh line so
-    only the torn record is lost, and `read()` skips lines that are not a JSON object (their count
-    is in `skipped` and logged)."""
+    `target`: a shared `Store`, a SQLAlchemy URL, or a SQLite file path."""
 
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self.skipped = 0  # lines the last read() could not decode
+    def __init__(self, target: Path | str | Store):
+        self.store = target if isinstance(target, Store) else Store(target)
+        self.skipped = 0  # kept for callers of the JSONL era: a table has no torn lines
 
     def append(self, record: Feedback) -> dict:
-        row = {"ts": datetime.now(timezone.utc).isoformat(timespec="seconds"), **record.model_dump()}
-        line = _SURROGATE.sub("\ufffd", json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
-        with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                size = os.fstat(fd).st_size
-                if size and os.pread(fd, 1, size - 1) != b"\n":
-                    line = b"\n" + line  # the last write was torn: do not glue this record to it
-                os.write(fd, line)
-            finally:
-                os.close(fd)
-        return row
+        return db.append(self.store, record.model_dump())
 
-    def read(self) -> list[dict]:
-        """Every whole record, oldest first; torn or undecodable lines are skipped and counted."""
-        if not self.path.exists():
-            return []
-        rows: list[dict] = []
-        bad: list[int] = []
-        with self.path.open("rb") as f:
-            for number, raw in enumerate(f, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    row = json.loads(raw.decode("utf-8"))
-                except ValueError:  # UnicodeDecodeError and JSONDecodeError are both ValueErrors
-                    row = None
-                if isinstance(row, dict):
-                    rows.append(row)
-                else:
-                    bad.append(number)
-        self.skipped = len(bad)
-        if bad:
-            log.warning("%s: skipped %d line(s) that are not a JSON record (line %s)", self.path, len(bad),
-                        ", ".join(map(str, bad[:10])) + (" …" if len(bad) > 10 else ""))
-        return rows
+    def read(self, since: float | None = None) -> list[dict]:
+        """Every record, oldest first, as dicts with `ts` (ISO 8601, UTC) and the Feedback fields."""
+        return db.read(self.store, since=since)
 
     def votes(self) -> list[dict]:
         """The records that count, oldest first: for each (reader, vote) key only the latest record

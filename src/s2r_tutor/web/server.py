@@ -33,6 +33,8 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "100")
     import gradio as gr
 
+    from ..store import open_store
+    from .admin import install_admin
     from .api import install_api
     from .api import frame_ancestors
     from .apidocs import install_docs
@@ -59,7 +61,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         # The first ask warms the embedder and the answer path; pay that before the first user does.
         # A failure here is a question's failure (an LLM that is down), not a broken server.
         try:
-            await runtime.ask(WARM_UP_QUESTION)
+            await runtime.ask(WARM_UP_QUESTION, source="warmup")
         except Exception as exc:  # noqa: BLE001
             log.warning("warm-up question failed: %s", exc)
         yield
@@ -75,7 +77,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         lifespan=lifespan,
     )
     app.state.runtime = runtime
-    blocks = build_chat(runtime, FeedbackLog(settings.feedback_file))
+    blocks = build_chat(runtime, FeedbackLog(open_store(settings)))
     app.state.blocks = blocks
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
@@ -83,6 +85,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     install_api(app, settings)
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
+    install_admin(app, settings, embedder=tutor.embedder)
     # Outermost of all: no route, Gradio's included, reads a body over its limit or a foreign Host.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_event_bytes=settings.max_event_body_bytes)
     hosts = None if settings.public_url else {h.lower() for h in settings.allowed_hosts} or default_hosts(settings.host)

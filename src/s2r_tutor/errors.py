@@ -31,3 +31,7 @@ class LLMError(TutorError):
 
 class EvalCaseError(TutorError):
     """A malformed case in an evaluation file (the message names the file and line)."""
+
+
+class AnswerDataError(TutorError):
+    """The answerer's labelled examples or lead table are malformed, or name a card sentence that is missing."""

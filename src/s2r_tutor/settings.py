@@ -44,11 +44,34 @@ class EvalThresholds(BaseModel):
     hit_at_3: float = Field(0.95, ge=0, le=1, description="retrieval hit@3 over in-scope cases")
     mrr: float = Field(0.85, ge=0, le=1, description="mean reciprocal rank of the first expected section")
     intent_accuracy: float = Field(0.90, ge=0, le=1, description="share of cases whose intent is detected right")
+    act_accuracy: float = Field(0.85, ge=0, le=1, description="share of act-labelled cases whose act (define, why, "
+                                "verdict, ...) is read right; vacuous (1.0) on a set with no act labels")
     citation_validity: float = Field(1.0, ge=0, le=1, description="share of citation quotes that are spans of their chunk")
     citation_relevance: float = Field(0.80, ge=0, le=1, description="share of answers citing an expected section")
     keypoint_coverage: float = Field(0.90, ge=0, le=1, description="share of key points found in the answers")
     refusal_precision: float = Field(1.0, ge=0, le=1, description="refused cases that should be refused")
     refusal_recall: float = Field(1.0, ge=0, le=1, description="out-of-scope cases that were refused")
+
+
+class AnswerSettings(BaseModel):
+    """Answer-side constants (issue 14): the act/topic classifier and the length budget."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    knn_k: int = Field(9, gt=0, description="labelled example questions that vote on a question's act and topic")
+    knn_temperature: float = Field(0.02, gt=0, description="softness of the neighbours' cosine weights (exp((cos-best)/t))")
+    cue_weight: float = Field(0.6, ge=0, description="weight of one act cue phrase (data/act_cues.json) against the "
+                              "neighbours' vote, which sums to 1")
+    intent_vote_weight: float = Field(1.5, ge=0, description="weight of the neighbours' topic vote beside the phrase rules "
+                                      "(each rule adds about 1-3) and the retrieval prior (1.8 / 0.4)")
+    claim_min_cosine: float = Field(0.90, ge=0, le=1, description="a verdict question borrows a claim's verdict word "
+                                    "only when a neighbour with that claim is this close")
+    budget_chars: int = Field(480, gt=0, description="supporting sentences are added while the answer stays this short")
+    max_chars: int = Field(900, gt=0, description="hard cap on an answer's length (supporting lines are dropped)")
+    closest_sentences: int = Field(2, ge=0, description="sentences of the top-ranked section added when the topic's "
+                                   "builder did not cite it")
+    followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
+                                    "what first, tell the customer) after an answer is a follow-up of it")
 
 
 class Settings(BaseSettings):
@@ -91,6 +114,7 @@ class Settings(BaseSettings):
         0.80, description="best dense cosine below which (with no domain term in the question) we refuse"
     )
     answer_top_k: int = Field(6, gt=0, description="hits the answerer reads")
+    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="answer-side constants (issue 14)")
 
     llm: LLMSettings = Field(default_factory=LLMSettings, description="optional LLM answerer")
     eval_cases: Path = Field(PROJECT_ROOT / "tests" / "eval" / "cases.jsonl", description="default eval set")

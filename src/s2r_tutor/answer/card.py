@@ -59,6 +59,8 @@ class Writer:
         body = self.quote(anchor, *spans, sep=sep)
         if body is None:
             return ""
+        if label and body.startswith(label):  # "场景：场景：…", "因此：因此工程师…": the sentence says it
+            label = ""
         if label:
             self.ledger.frame(f"**{label}**")
             return f"{prefix}**{label}**：{body}" if self.lang == "zh" else f"{prefix}**{label}**: {body}"

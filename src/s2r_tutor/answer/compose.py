@@ -26,6 +26,7 @@ class Focus:
     anchors: set[str] = field(default_factory=set)
     item: int | None = None  # 1-based item of a list (why_hard), from an ordinal follow-up
     question: str = ""
+    act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
 
 
 def _definition(w: Writer, f: Focus) -> dict[str, str]:
@@ -106,7 +107,8 @@ def _methods(w: Writer, f: Focus) -> dict[str, str]:
         extra.append(w.bullet("why-hard", w.sentence("why-hard", "目标不是")))
     if len(chosen) == 4:
         extra.append(w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")))
-    return {"goal": w.bullet("methods", w.sentence("methods", "共同目标")), "methods": lines(*methods),
+    goal = w.bullet("methods", w.sentence("methods", "共同目标")) if len(chosen) == len(METHOD_ANCHORS) else ""
+    return {"goal": goal, "methods": lines(*methods),
             "extra": lines(*extra)}
 
 
@@ -140,8 +142,8 @@ def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
     verdict = w.bullet("physical-system", w.sentence("physical-system", "不是"), w.sentence("physical-system", "同一套算法"),
                        label=label(w.lang, "body"))
     closing = w.bullet("physical-system", w.sentence("physical-system", "越不准确"))
-    if "world-model" in f.anchors:
-        return {"verdict": world, "factors": "", "closing": lines(verdict, closing)}
+    if "world-model" in f.anchors:  # the card's "不是。" answers "only software?", not this question
+        return {"verdict": world, "factors": "", "closing": closing}
     return {"verdict": verdict, "factors": w.bullet("physical-system", *items, sep="、"), "closing": lines(closing, world)}
 
 

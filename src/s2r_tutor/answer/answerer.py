@@ -227,24 +227,26 @@ class Answerer:
             ledger.frame(template.framing())
             values = BUILDERS[plan.intent](writer, plan.focus)
             body = template.render(**values)
+            must = self._top_markers(plan, ledger)
             top = self._uncited_top(plan, ledger)
             if top is not None:
                 # The topic's builder did not use the section search ranks first. Search is right far more
                 # often than the topic on unseen phrasings (blind holdout4: hit@1 0.92, intent 0.88), so that
-                # section speaks too: its sentences closest to the question, cited, ahead of the builder's.
+                # section speaks too: its sentences closest to the question, cited, kept over the budget.
                 extra = self._closest(plan, ledger, lang, [top], a.closest_sentences)
                 if extra:
-                    body = extra + "\n\n" + body
+                    body += "\n\n" + ledger.frame(f"**{label(lang, 'closest')}**") + "\n\n" + extra
+                    must = self._top_markers(plan, ledger, force=True)
             budget = a.budget_chars // 2 if plan.act == "simpler" else a.budget_chars
-            markdown = assemble(lead, body, budget, a.max_chars, avoid, self._top_markers(plan, ledger))
+            markdown = assemble(lead, body, budget, a.max_chars, avoid, must)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(verdict.markdown, ledger.all())
 
-    def _top_markers(self, plan: Plan, ledger: Ledger) -> frozenset[str]:
-        """The marker of the section search ranks first, when the builder cited it: its line always stays."""
-        if not plan.ranked or plan.focus.anchors or plan.focus.item is not None:
+    def _top_markers(self, plan: Plan, ledger: Ledger, force: bool = False) -> frozenset[str]:
+        """The marker of the section search ranks first, when it is cited: its line always stays."""
+        if not plan.ranked or (not force and (plan.focus.anchors or plan.focus.item is not None)):
             return frozenset()
         top = self.tutor.chunks[plan.ranked[0].idx]
         return frozenset(f"[{c.marker}]" for c in ledger.all() if c.chunk_id == top.chunk_id)
@@ -263,7 +265,7 @@ class Answerer:
         plan = self.plan(question, history)
         if not plan.in_scope:
             return self.refusal(asked, lang, plan)
-        if plan.missing is not None and plan.missing.decline:
+        if plan.missing is not None and plan.missing.decline and len(question) <= self.settings.answer.decline_max_chars:
             # nothing on the card bears on it (success rates, "which company is best"): decline
             text = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{self.refusal_text}"
             return self.refusal(asked, lang, plan, text)

@@ -131,6 +131,10 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     from .intents import SYMPTOM
 
     factors = match_factors(f.question)
+    if [x.key for x in factors] == ["environment"]:
+        # a story that names only the place ("lab fine, falls at the factory") is the card's lab-to-factory
+        # scenario, which the card tags with 地面 / 摩擦: that factor is the card's, not a guess
+        factors = [FACTORS[0], factors[0]]
     complaint = bool(SYMPTOM.search(fold(f.question))) or bool(factors)
     patterns = resembles(f.question, factors) if complaint else []
     if not complaint or not patterns:  # "what scenarios does the card list?" or a vague complaint

@@ -51,8 +51,11 @@ class EvalCase(BaseModel):
 
             if self.act not in ACTS:
                 raise ValueError(f"unknown act {self.act!r}; choose one of {', '.join(ACTS)}")
-            if (self.act == "out_of_scope") != self.out_of_scope:
-                raise ValueError("act must be 'out_of_scope' exactly when out_of_scope is true")
+            if self.act == "out_of_scope" and not self.out_of_scope:
+                raise ValueError("act 'out_of_scope' needs out_of_scope true")
+            if self.out_of_scope and self.act not in ("out_of_scope", "not_in_card"):
+                raise ValueError("an out-of-scope case's act is 'out_of_scope' (or 'not_in_card' when it asks for "
+                                 "something the card never gives)")
         if any(not k.strip() for k in self.key_points):
             raise ValueError("key_points contains a blank phrase")
         return self

@@ -157,3 +157,18 @@ def test_walkthroughs_name_only_the_factors_the_story_names(ask, story, named, n
     methods = {"04-08#domain-randomization", "04-08#system-identification", "04-08#real-world-fine-tuning",
                "04-08#robust-policy"}
     assert len(methods & {c.chunk_id for c in a.citations}) <= 1  # checks, not the list of methods
+
+
+@pytest.mark.parametrize("anchor,old,new", [
+    ("rl-vs-sim2real", "关注训练环境到真实环境的能力迁移", "关注把能力迁移到真实环境"),  # an RL-table row
+    ("plain-language", "真实世界负责检验", "现实负责检验"),  # a definition bullet
+    ("solution-engineers", "重点不是问客户", "关键不是问客户"),  # a walkthrough line
+])
+def test_a_reworded_card_sentence_fails_at_load_naming_it(tutor, anchor, old, new):
+    from s2r_tutor.answer.compose import check_builders
+
+    check_builders(CardView(tutor.chunks))  # the shipped card passes
+    chunks = [c.model_copy(update={"text": c.text.replace(old, new)}) if c.anchor == anchor else c for c in tutor.chunks]
+    with pytest.raises(AnswerDataError, match=anchor):
+        Leads(CardView(chunks))
+        check_builders(CardView(chunks))

@@ -13,7 +13,7 @@ from ..text import detect_language
 from ..tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, example_vectors, load_cues, load_examples
 from .card import CardView, Writer
-from .compose import BUILDERS, Focus
+from .compose import BUILDERS, Focus, check_builders
 from .finalize import final_render, to_simplified
 from .focus import assemble, lead_block
 from .followups import CONTINUATION, context_for, focus_for, ordinal
@@ -67,6 +67,7 @@ class Answerer:
         self.acts = ActReader(examples, example_vectors(examples, tutor.embedder, self.settings.index_dir),
                               load_cues(), a)
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
+        check_builders(self.card)  # and every sentence a builder quotes
 
     # -- planning ---------------------------------------------------------------------------
     def _intent_of(self, question: str, history: list[Turn], depth: int) -> tuple[Intent, str]:

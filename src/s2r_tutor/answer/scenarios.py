@@ -131,11 +131,14 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     from .intents import SYMPTOM
 
     factors = match_factors(f.question)
+    symptom = bool(SYMPTOM.search(fold(f.question)))
+    if not symptom and all(x.key == "environment" for x in factors):
+        factors = []  # "when should a solution engineer think of Sim2Real with a customer": no story, no factor
     if [x.key for x in factors] == ["environment"]:
         # a story that names only the place ("lab fine, falls at the factory") is the card's lab-to-factory
         # scenario, which the card tags with 地面 / 摩擦: that factor is the card's, not a guess
         factors = [FACTORS[0], factors[0]]
-    complaint = bool(SYMPTOM.search(fold(f.question))) or bool(factors)
+    complaint = symptom or bool(factors)
     patterns = resembles(f.question, factors) if complaint else []
     if not complaint or not patterns:  # "what scenarios does the card list?" or a vague complaint
         patterns = SCENARIO_ANCHORS
@@ -155,8 +158,9 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         "patterns": _section(w, "sc-patterns", *[_pattern_line(w, a) for a in patterns]),
         "factors": _section(w, "sc-factors", *factor_lines),
         "checks": _section(w, "sc-checks", *checks, *method_lines),
-        "why": _section(w, "sc-why", w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
-                        w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))),
+        "why": (_section if factors else (lambda _w, _k, *items: lines(*items)))(  # no story: no "why this happens"
+            w, "sc-why", w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
+            w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))),
         "validation": w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")),
     }
     order = {"check_first": ("patterns", "checks", "factors", "validation"),

@@ -84,7 +84,8 @@ def server():
 def answerer_for(tutor, base_url: str, timeout_s: float = 2.0) -> Answerer:
     llm = LLMSettings(base_url=base_url, model="fake-model", api_key="sk-test", timeout_s=timeout_s)
     settings = tutor.settings.model_copy(update={"llm": llm})
-    return Answerer(SimpleNamespace(settings=settings, retriever=tutor.retriever, chunks=tutor.chunks))
+    return Answerer(SimpleNamespace(settings=settings, retriever=tutor.retriever, chunks=tutor.chunks,
+                                    embedder=tutor.embedder, index=tutor.index))
 
 
 def ask(answerer: Answerer, question: str):

@@ -25,6 +25,7 @@ from .leads import Leads, Missing
 from .lexicon import fold
 from .llm import LLM, get_llm
 from .llm_answer import llm_answer
+from .scenarios import match_factors
 from .refusal import GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
@@ -222,7 +223,8 @@ class Answerer:
                      if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim else None)
             if claim is not None:
                 lead = lead_block(writer, claim.lead, (claim.verdict or {}).get(lang))
-            else:
+            elif not (plan.intent is Intent.scenario and match_factors(plan.focus.question)):
+                # a customer story leads with the card scenario it resembles (the walkthrough's own order)
                 lead = lead_block(writer, self.leads.lead(plan.intent, plan.act, plan.focus.anchors))
             template = self.templates.get(plan.intent.value, lang)
             ledger.frame(template.framing())

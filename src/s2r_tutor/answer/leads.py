@@ -78,10 +78,12 @@ class Leads:
                                           f"{phrase!r} (was the card edited?)")
 
     def lead(self, intent: Intent, act: str, focus: set[str]) -> tuple[Ref, ...]:
+        """The lead for the part the question singles out; the topic's own lead only when it singles out
+        nothing (a question about safety must not lead with the topic's general sentence)."""
         for anchor in sorted(focus):
             if (f"{intent.value}:{anchor}", act) in self.leads:
                 return self.leads[(f"{intent.value}:{anchor}", act)]
-        return self.leads.get((intent.value, act), ())
+        return () if focus else self.leads.get((intent.value, act), ())
 
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()

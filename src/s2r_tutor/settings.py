@@ -75,6 +75,11 @@ class AnswerSettings(BaseModel):
                                    "builder did not cite it")
     decline_max_chars: int = Field(60, gt=0, description="a not_in_card question is declined (success rates, which "
                                    "company) only when this short: a long customer story names a brand in passing")
+    section_votes: list[float] = Field(default_factory=lambda: [1.8, 0.4], description="topic votes of the first and "
+                                       "second retrieved sections (holdout3 intent 0.828 -> 0.845 at 1.8 over 1.2)")
+    term_min_idf: float = Field(9.5, description="a corpus word with a jieba idf at least this is a specific in-scope term "
+                                "(质心, 辨识); docs/answering.md 'The corpus vocabulary'")
+    soft_min_idf: float = Field(7.5, description="... and from this idf up an everyday word (算法, 噪声): counts, never alone")
     followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
                                     "what first, tell the customer) after an answer is a follow-up of it")
 

@@ -59,7 +59,9 @@ class Answerer:
         self.templates = Templates(self.settings.prompts_dir)
         self.card = CardView(tutor.chunks)
         self._sent_vecs: dict = {}
-        self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict))
+        self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict),
+                                 term_min_idf=self.settings.answer.term_min_idf,
+                                 soft_min_idf=self.settings.answer.soft_min_idf)
         self.llm = llm if llm is not None else get_llm(self.settings.llm)
         others = dict.fromkeys(c.title for c in tutor.chunks if c.doc_id != self.card.doc_id)
         self.refusal_text = refusal_text(list(others))
@@ -123,7 +125,7 @@ class Answerer:
         # a follow-up's vector is mostly the earlier question's, so its topic vote would be the old topic
         votes = {} if ctx.is_followup else {Intent(k): v * s.answer.intent_vote_weight
                                             for k, v in reading.intents.items() if k != Intent.out_of_scope.value}
-        detected = detect_intent(question, anchors, votes)
+        detected = detect_intent(question, anchors, votes, tuple(s.answer.section_votes))
         if prev_intent is not None and not specific:
             intent = prev_intent
         else:

@@ -6,7 +6,7 @@ import re
 
 from .corpus import Card, Section
 from .models import Chunk
-from .text import strip_comments
+from .text import sentences, strip_comments
 
 
 def _blocks(body: str) -> list[str]:
@@ -76,11 +76,28 @@ def container_sections(card: Card) -> dict[str, list[str]]:
     return out
 
 
+def _english(card: Card, section: Section, parts: list[str]) -> tuple[str, list[list[str]]]:
+    """(English heading path, each part's aligned English sentences) from the card's rendering.
+    Parts cut the body between lines, so their sentences run on from one part to the next."""
+    en = card.english
+    if en is None or section.anchor not in en.sentences:
+        return "", [[] for _ in parts]
+    pool, out, pos = en.sentences[section.anchor], [], 0
+    whole = sentences(section_body(section))
+    for part in parts:
+        mine = sentences(part)
+        ok = mine == whole[pos: pos + len(mine)] and len(pool) == len(whole)
+        out.append(pool[pos: pos + len(mine)] if ok else [])
+        pos += len(mine)
+    return " > ".join(en.paths[section.anchor]), out
+
+
 def chunk_section(card: Card, section: Section, max_chars: int) -> list[Chunk]:
     body = section_body(section)
     if not body:
         return []
     parts = _pack(_blocks(body), max_chars) if len(body) > max_chars else [body]
+    section_en, english = _english(card, section, parts)
     chunks = []
     for i, part in enumerate(parts):
         suffix = "" if i == 0 else f"-{i + 1}"
@@ -96,6 +113,8 @@ def chunk_section(card: Card, section: Section, max_chars: int) -> list[Chunk]:
                 line_start=section.line_start,
                 line_end=section.line_end,
                 questions=card.questions.get(section.anchor, []),
+                section_en=section_en,
+                sentences_en=english[i],
             )
         )
     return chunks

@@ -193,7 +193,12 @@ def english_of_span(chunk: "Chunk", start: int, end: int) -> str | None:
         return None
     ids = sentence_ids_of_span(chunk, start, end)
     parts = [chunk.sentences_en[i] for i in ids]
-    return " ".join(parts) if parts and all(parts) else None
+    if not parts or not all(parts):
+        return None
+    out = parts[0]
+    for part in parts[1:]:  # list items have no full stop: keep them apart on one line
+        out += (" " if out.endswith((".", "?", "!", ";", ":", "”", "→")) else "; ") + part
+    return out
 
 
 def quote_english(chunk: "Chunk", quote: str) -> str | None:

@@ -13,6 +13,7 @@ from ..text import detect_language
 from ..tokenize import make_tokenizer
 from .card import CardView, Writer
 from .compose import BUILDERS, Focus
+from .english import finish
 from .followups import CONTINUATION, context_for, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
@@ -168,6 +169,10 @@ class Answerer:
         return renumber(verdict.markdown, ledger.all())
 
     def answer(self, question: str, history: list[Turn]) -> Answer:
+        # The final render step: the reader's language (answer/english.py) over whichever answer won.
+        return finish(self._answer(question, history), self.tutor.chunks)
+
+    def _answer(self, question: str, history: list[Turn]) -> Answer:
         lang = detect_language(question)
         plan = self.plan(question, history)
         if not plan.in_scope:

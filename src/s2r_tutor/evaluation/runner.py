@@ -51,6 +51,8 @@ class CaseResult(BaseModel):
     key_points_missing: list[str] = Field(default_factory=list)
     latency_ms: float = Field(0.0, description="wall time of tutor.ask for this case")
     search_ms: float | None = Field(None, description="wall time of tutor.search (retrieval-scored cases)")
+    chinese_share: float | None = Field(None, description="Chinese share of the answer prose (English "
+                                        "answers only; metrics.chinese_share)")
     error: str | None = Field(None, description="exception raised while answering, if any")
     problems: list[str] = Field(default_factory=list, description="what went wrong, in words")
 
@@ -90,6 +92,9 @@ class EvalReport(BaseModel):
     metrics: dict[str, float]
     by_language: dict[str, dict[str, float]] = Field(
         default_factory=dict, description="the same metrics over the zh and the en cases (not gated)")
+    english: dict[str, float] = Field(
+        default_factory=dict, description="English answers (not gated): chinese_share_mean/max over answered en "
+        "cases, first_citation_on_target over in-scope en cases")
     thresholds: dict[str, float]
     failed_metrics: list[str]
     passed: bool
@@ -135,6 +140,8 @@ def _score_answer(answer: Answer, case: EvalCase, sec: dict[str, str], chunk_tex
                   r: CaseResult) -> None:
     expected = set(case.expected_sections)
     r.intent, r.refused, r.answer = answer.intent, answer.refused, answer.answer
+    if answer.language == "en" and not answer.refused:
+        r.chinese_share = round(m.chinese_share(answer.answer), 4)
     for c in answer.citations:
         sid = sec.get(c.chunk_id)
         valid = sid is not None and m.quote_is_span(c.quote, chunk_text[c.chunk_id])
@@ -200,6 +207,17 @@ def aggregate(results: list[CaseResult]) -> dict[str, float]:
     }
 
 
+def english_summary(results: list[CaseResult]) -> dict[str, float]:
+    """Chinese share of English answers (mean, max) and how often their first citation is on target."""
+    shares = [r.chinese_share for r in results if r.language == "en" and r.chinese_share is not None]
+    in_scope = [r for r in results if r.language == "en" and not r.out_of_scope]
+    if not in_scope and not shares:
+        return {}
+    first = [float(bool(r.citations) and r.citations[0].relevant) for r in in_scope]
+    return {"chinese_share_mean": round(m.mean(shares, 0.0), 4), "chinese_share_max": round(max(shares, default=0.0), 4),
+            "first_citation_on_target": round(m.mean(first), 4), "n_answered": float(len(shares))}
+
+
 def run_eval(tutor: "Tutor", cases: list[EvalCase], thresholds: EvalThresholds | None = None,
              cases_file: str = "") -> EvalReport:
     """Answer every case with `tutor`, score it, and compare the metrics with `thresholds`."""
@@ -225,6 +243,7 @@ def run_eval(tutor: "Tutor", cases: list[EvalCase], thresholds: EvalThresholds |
         backend=backend, n_cases=len(results), n_in_scope=sum(not r.out_of_scope for r in results),
         n_out_of_scope=sum(r.out_of_scope for r in results), n_multi_turn=sum(r.multi_turn for r in results),
         n_retrieval=sum(r.retrieval_scored for r in results), metrics=scores, by_language=by_language,
+        english=english_summary(results),
         thresholds=limits,
         failed_metrics=failed, passed=not failed,
         latency=LatencyStats(mean_ms=round(m.mean(lat, 0.0), 2), p50_ms=m.percentile(lat, 50),

@@ -157,11 +157,30 @@ def chunk_views(chunk: Chunk) -> list[str]:
     heading = chunk.heading
     views = [chunk.embed_text(), heading]
     views += [f"{heading}：{s}" for s in sentences(chunk.text)]
+    views += english_views(chunk)
     views = list(dict.fromkeys(views))  # a one-sentence section would repeat itself
     return views + chunk.questions
 
 
+def english_text(chunk: Chunk) -> str:
+    """The chunk's aligned English rendering as searchable text ('' without one)."""
+    if not chunk.sentences_en:
+        return ""
+    return "\n".join([chunk.heading_en, *chunk.sentences_en])
+
+
+def english_views(chunk: Chunk) -> list[str]:
+    """Extra dense views from the card's English rendering: the whole English section, its heading
+    and each sentence under it. An English question then meets English text directly instead of
+    relying on the multilingual model to cross languages (docs/retrieval.md)."""
+    if not chunk.sentences_en:
+        return []
+    head = chunk.heading_en
+    return [english_text(chunk), head, *(f"{head}: {s}" for s in chunk.sentences_en)]
+
+
 def sparse_text(chunk: Chunk) -> str:
-    """What BM25 indexes: heading, text and the reader questions (their everyday words are what
-    colloquial questions share with a section)."""
-    return "\n".join([chunk.embed_text(), *chunk.questions])
+    """What BM25 indexes: heading, text, the English rendering (English words for English
+    questions) and the reader questions (their everyday words are what colloquial questions share
+    with a section)."""
+    return "\n".join(x for x in [chunk.embed_text(), english_text(chunk), *chunk.questions] if x)

@@ -160,6 +160,11 @@ def _score_answer(answer: Answer, case: EvalCase, sec: dict[str, str], chunk_tex
         cited = ", ".join(c.section_id or c.chunk_id for c in r.citations) or "nothing"
         r.problems.append(f"citations: cited {cited}; expected one of {', '.join(case.expected_sections)}")
     haystack = "\n".join([answer.answer, *(c.quote for c in answer.citations)])
+    if answer.language == "en":  # an English answer names the card's terms by their English glosses
+        from ..glossary import GLOSSARY
+
+        named = [t.zh for t in GLOSSARY if t.core and t.en.lower() in answer.answer.lower()]
+        haystack = "\n".join([haystack, *named])
     found = m.keypoints_found(case.key_points, haystack)
     r.key_points_found = [k for k, f in zip(case.key_points, found) if f]
     r.key_points_missing = [k for k, f in zip(case.key_points, found) if not f]

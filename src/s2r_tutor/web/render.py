@@ -51,6 +51,16 @@ def section_title(section: str) -> str:
     return " > ".join(parts[1:]) if len(parts) > 1 else section
 
 
+def _quote_html(c: Citation, language: str) -> str:
+    """The quoted span; for an English reader, the aligned English first and the Chinese original
+    it renders under it (issue 17: the quote itself is always the card's exact Chinese span)."""
+    english = getattr(c, "quote_en", None) if language == "en" else None
+    if not english:
+        return f'<blockquote class="s2r-quote">{escape_html(c.quote)}</blockquote>'
+    return (f'<blockquote class="s2r-quote" lang="en">{escape_html(english)}</blockquote>'
+            f'<blockquote class="s2r-quote s2r-original" lang="zh">Chinese original: {escape_html(c.quote)}</blockquote>')
+
+
 def sources_block(citations: list[Citation], language: str) -> str:
     """A collapsed <details> block: one entry per citation, its section and the quoted span."""
     labels = LABELS.get(language, LABELS["zh"])
@@ -58,7 +68,7 @@ def sources_block(citations: list[Citation], language: str) -> str:
         '<li class="s2r-source">'
         f'<span class="s2r-marker">[{c.marker}]</span> '
         f'<span class="s2r-section">{escape_html(section_title(c.section))}</span>'
-        f'<blockquote class="s2r-quote">{escape_html(c.quote)}</blockquote>'
+        f'{_quote_html(c, language)}'
         f'<span class="s2r-origin">{escape_html(c.source)} · {escape_html(c.chunk_id)}</span>'
         "</li>"
         for c in citations

@@ -51,7 +51,7 @@ def test_held_out_accuracy(ask):
 def test_out_of_scope_is_refused_with_the_constant(ask, question):
     answer = ask(question)
     assert answer.refused and answer.intent == "out_of_scope"
-    assert answer.answer == REFUSAL
+    assert answer.answer == REFUSAL[answer.language]
     assert answer.citations == []
     assert len(answer.followups) == 3
     assert all(not ask(f).refused for f in answer.followups)

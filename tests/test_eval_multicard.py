@@ -97,9 +97,12 @@ def test_refusal_names_the_other_cards_too(two_cards):
 
     needs_answerer()
     answer = two_cards.ask("明天北京天气怎么样？")
-    assert answer.refused and answer.answer.startswith(REFUSAL)
-    assert "「什么是蜂巢充电？」" in answer.answer and '"什么是蜂巢充电？"' in answer.answer
-    assert "「什么是 Sim2Real？」" not in answer.answer.removeprefix(REFUSAL)
+    assert answer.refused and answer.answer.startswith(REFUSAL["zh"])
+    assert "「什么是蜂巢充电？」" in answer.answer
+    english = two_cards.ask("What's the weather in Beijing tomorrow?")
+    assert english.refused and english.answer.startswith(REFUSAL["en"]) and '"什么是蜂巢充电？"' in english.answer
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in english.answer.split("do not cover it either")[0])
+    assert "「什么是 Sim2Real？」" not in answer.answer.removeprefix(REFUSAL["zh"])
 
 
 @pytest.mark.parametrize("question", ["蜂巢充电的三色轮值表是怎么分班的？", "How is the hive charging rota organised?"])

@@ -192,7 +192,7 @@ class Answerer:
         hits = [self.tutor.retriever.to_hit(r) for r in plan.ranked] if plan else []
         act = "not_in_card" if plan is not None and plan.missing is not None else "out_of_scope"
         return Answer(question=question, language=lang, intent=Intent.out_of_scope.value, act=act,
-                      answer=text or self.refusal_text, citations=[], refused=True, followups=list(TRY_INSTEAD[lang]),
+                      answer=text or self.refusal_text[lang], citations=[], refused=True, followups=list(TRY_INSTEAD[lang]),
                       hits=hits, backend="template")
 
     def _scores(self, plan: Plan):
@@ -275,7 +275,7 @@ class Answerer:
             return Draft(self.refusal(asked, lang, plan))
         if plan.missing is not None and plan.missing.decline and len(question) <= self.settings.answer.decline_max_chars:
             # nothing on the card bears on it (success rates, "which company is best"): decline
-            text = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{self.refusal_text}"
+            text = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{self.refusal_text[lang]}"
             return Draft(self.refusal(asked, lang, plan, text))
         text, citations = self.compose(plan, lang)
         if not citations and not plan.generic and plan.missing is None:  # the builder found nothing

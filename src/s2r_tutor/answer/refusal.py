@@ -25,24 +25,28 @@ from .vocab import Evidence
 from .lexicon import (CORE_TERMS, DEICTIC, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, REAL_SIDE, SIM_TOOLS,
                       WEAK_TERMS, fold, fuzzy_core)
 
-# The single refusal constant (zh then en, so one string serves both languages; tests match it exactly).
-REFUSAL = (
-    "抱歉，这个问题超出了「什么是 Sim2Real？」这张卡片的范围，我不能凭空作答。"
-    "我能讲的是：Sim2Real 是什么、为什么先在仿真里训练、Reality Gap 从哪来、缩小差距的四种方法、"
-    "它和强化学习的区别，以及客户现场问题该怎么排查。你可以试试下面这些问题。\n"
-    "Sorry, this question is outside the scope of the card \"What is Sim2Real?\", so I won't make up an "
-    "answer. I can explain what Sim2Real is, why robots train in simulation first, where the reality gap "
-    "comes from, the four ways to close it, how it differs from reinforcement learning, and how to "
-    "diagnose a customer's on-site problem. You could try one of the questions below."
-)
+# The refusal constant, one per reader language (an English reader gets English only, issue 17);
+# tests and the eval match it exactly.
+REFUSAL = {
+    "zh": "抱歉，这个问题超出了「什么是 Sim2Real？」这张卡片的范围，我不能凭空作答。"
+          "我能讲的是：Sim2Real 是什么、为什么先在仿真里训练、Reality Gap 从哪来、缩小差距的四种方法、"
+          "它和强化学习的区别，以及客户现场问题该怎么排查。你可以试试下面这些问题。",
+    "en": "Sorry, this question is outside the scope of the card \"What is Sim2Real?\", so I won't make up an "
+          "answer. I can explain what Sim2Real is, why robots train in simulation first, where the reality gap "
+          "comes from, the four ways to close it, how it differs from reinforcement learning, and how to "
+          "diagnose a customer's on-site problem. You could try one of the questions below.",
+}
 
-def refusal_text(other_cards: list[str]) -> str:
-    """REFUSAL; when the corpus holds more cards than this one, it also says they do not cover it."""
+
+def refusal_text(other_cards: list[str]) -> dict[str, str]:
+    """REFUSAL per language; when the corpus holds more cards than this one, it also says they do
+    not cover it."""
     if not other_cards:
-        return REFUSAL
+        return dict(REFUSAL)
     zh = "、".join(f"「{t}」" for t in other_cards)
     en = ", ".join(f'"{t}"' for t in other_cards)
-    return f"{REFUSAL}\n其他卡片也没有讲到它：{zh}。\nThe other cards here do not cover it either: {en}."
+    return {"zh": f"{REFUSAL['zh']}\n其他卡片也没有讲到它：{zh}。",
+            "en": f"{REFUSAL['en']}\nThe other cards here do not cover it either: {en}."}
 
 
 TRY_INSTEAD = {

@@ -44,6 +44,17 @@ def cluster(postgres, tmp_path_factory):
         c.stop()
 
 
+def test_api_notes_written_through_one_replica_are_read_through_the_other(cluster):
+    a, b = cluster.urls
+    auth = {"Authorization": f"Bearer {cluster.token('api-bob')}"}
+    r = httpx.post(a + "/api/notes", json={"section": "04-08#intro", "text": "written through A"}, headers=auth,
+                   timeout=60)
+    assert r.status_code == 201, r.text
+    r = httpx.get(b + "/api/notes", headers=auth, timeout=60)
+    assert r.status_code == 200 and [n["text"] for n in r.json()["notes"]] == ["written through A"]
+    assert httpx.get(b + "/api/progress", headers=auth, timeout=60).json()["answered"] == 0
+
+
 def test_api_is_spread_over_both_and_insights_lists_both(cluster):
     questions = ["什么是 Sim2Real？", "What is domain randomization?", REFUSED, "域随机化怎么调？"] * 5
     auth = {"Authorization": f"Bearer {cluster.token('api-client')}"}

@@ -26,6 +26,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     """The whole app. The Tutor is loaded here, once, when none is given: the chat's card tab and
     the study tabs need it while the UI is built, which happens before the server starts."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    import anyio
     import gradio as gr
 
     from ..store import open_store
@@ -52,6 +53,13 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
             await runtime.ask(WARM_UP_QUESTION, source="warmup")
         except Exception as exc:  # a broken answerer must not stop /api/search and /healthz
             log.warning("warm-up question failed: %s", exc)
+        # Migrations (and the first-start import of the old var/ files) run now, under their lock,
+        # rather than inside a reader's first request. A broken store is logged, not fatal: the
+        # answers do not need it, and the parts that do say so.
+        try:
+            await anyio.to_thread.run_sync(open_store(settings).migrate)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("the store is not usable: %s", exc)
         yield
 
     app = FastAPI(

@@ -83,6 +83,7 @@ def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_
         feedback = page.locator("#study-quiz-feedback")
         feedback.get_by_text("正确").first.wait_for()
         assert f"[{first.chunk_id}]" in feedback.inner_text()
+        page.locator("#study-quiz-status").get_by_text("已答 1 题").wait_for()  # the status line follows (#15)
 
         # the next question; a wrong answer shows the expected one and quotes the cited passage
         page.locator("#study-quiz-next").click()
@@ -90,6 +91,7 @@ def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_
         page.locator("#study-quiz-answer textarea").fill("我不知道")
         page.locator("#study-quiz-submit").click()
         feedback.get_by_text("不正确").wait_for()
+        page.locator("#study-quiz-status").get_by_text("已答 2 题").wait_for()
         text = feedback.inner_text()
         assert f"[{second.chunk_id}]" in text and second.quote[:20] in text
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

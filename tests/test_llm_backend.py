@@ -72,7 +72,8 @@ def answerer_for(tutor, base_url: str, timeout_s: float = 2.0, transport: httpx.
     llm = LLMSettings(base_url=base_url, model="fake-model", api_key="sk-test", timeout_s=timeout_s)
     settings = tutor.settings.model_copy(update={"llm": llm})
     client = OpenAICompatLLM(llm, transport=transport) if transport else None
-    return Answerer(SimpleNamespace(settings=settings, retriever=tutor.retriever, chunks=tutor.chunks), llm=client)
+    return Answerer(SimpleNamespace(settings=settings, retriever=tutor.retriever, chunks=tutor.chunks,
+                                    embedder=tutor.embedder, index=tutor.index), llm=client)
 
 
 def mocked(tutor, mode: str) -> tuple[Answerer, list[dict]]:

@@ -120,7 +120,7 @@ def test_parse_since():
 
 
 def test_a_failing_question_log_never_fails_the_answer(tutor, caplog):
-    """R135: the store is unreachable: the reader still gets the answer, and a warning is logged."""
+    """R155: the store is unreachable: the reader still gets the answer, and a warning is logged."""
     settings = tutor.settings.model_copy(update={"database_url": "postgresql+psycopg://x:pw@127.0.0.1:9/none"})
     with caplog.at_level("WARNING", logger="s2r_tutor.web"):
         answer = anyio.run(Runtime(settings, tutor).ask, "什么是 Sim2Real？")

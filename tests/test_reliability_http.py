@@ -442,6 +442,8 @@ class _BrokenTutor:
     def ask(self, *args, **kwargs):
         raise self.exc
 
+    prepare_answer = ask  # the first step of Runtime.ask
+
     def search(self, *args, **kwargs):
         raise self.exc
 

@@ -51,9 +51,22 @@ def fake():
         yield f
 
 
+_OPEN: list[Tutor] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_llm_clients():
+    """Each LLM tutor keeps an HTTP connection pool; a test closes what it opened."""
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
+
+
 def with_llm(base: Tutor, url: str, **kw) -> Tutor:
     llm = LLMSettings(base_url=url, model="fake", timeout_s=kw.pop("timeout_s", TIMEOUT), **kw)
-    return Tutor(base.settings.model_copy(update={"llm": llm}), base.embedder, base.index)
+    tutor = Tutor(base.settings.model_copy(update={"llm": llm}), base.embedder, base.index)
+    _OPEN.append(tutor)
+    return tutor
 
 
 def assert_verified(a: Answer, tutor: Tutor) -> None:

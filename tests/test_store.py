@@ -72,6 +72,7 @@ def test_fields_a_newer_feedback_model_adds_are_kept(url):
     assert fb.read(store)[0]["reader"] == "ann" and fb.read(store)[0]["session"] == "s1"
 
 
+@pytest.mark.reliability("R150")
 def test_a_newer_schema_is_a_clear_error(url):
     Store(url).migrate()
     engine = sa.create_engine(url)
@@ -83,6 +84,7 @@ def test_a_newer_schema_is_a_clear_error(url):
     assert "9999_future" in str(info.value) and "password" not in str(info.value)
 
 
+@pytest.mark.reliability("R152")
 def test_concurrent_start_ups_migrate_once_and_all_writes_land(url):
     """Replicas starting together: each migrates under the lock; none fails, every write lands."""
     errors: list[Exception] = []
@@ -107,6 +109,7 @@ def test_concurrent_start_ups_migrate_once_and_all_writes_land(url):
         assert conn.exec_driver_sql("SELECT count(*) FROM alembic_version").scalar() == 1
 
 
+@pytest.mark.reliability("R153")
 def test_unreachable_postgresql_is_a_clear_error():
     with pytest.raises(StoreError, match="cannot reach the database") as info:
         StudyStore("postgresql+psycopg://me:s3cret@127.0.0.1:9/none", timeout_s=1).notes("ann")
@@ -143,6 +146,7 @@ def _assert_everything_kept(study: StudyStore, log: FeedbackLog):
     assert rows[0]["citations"] == ["04-08#summary"] and rows[1]["intent"] == "howto"
 
 
+@pytest.mark.reliability("R154")
 def test_old_files_migrate_in_place_on_sqlite(tmp_path):
     """The default store is the old study.sqlite3 itself: adopted at revision 0001 and upgraded in
     place; feedback.jsonl is copied in once; a restart copies nothing again."""
@@ -176,6 +180,7 @@ def test_old_files_are_copied_into_postgresql(tmp_path, postgres):
     assert len(FeedbackLog(store).read()) == 2
 
 
+@pytest.mark.reliability("R151")
 def test_an_old_file_from_a_newer_hand_written_schema_is_refused(tmp_path):
     import sqlite3
 

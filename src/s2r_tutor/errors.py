@@ -56,6 +56,12 @@ class EvalCaseError(TutorError):
     part = None  # about the caller's input: the message is for them
 
 
+class AnswerDataError(TutorError):
+    """The answerer's labelled examples or lead table are malformed, or name a card sentence that is missing."""
+
+    part = "the answer data"
+
+
 def public_message(exc: TutorError) -> str:
     """What a web user may read about `exc`: its own words when it is about their input, else which
     part failed, never the details: they name server paths, so they go to the server log here."""
@@ -63,4 +69,3 @@ def public_message(exc: TutorError) -> str:
         return str(exc)
     logging.getLogger("s2r_tutor").error("%s failed: %s", exc.part, exc)
     return f"the tutor cannot do this right now: a problem with {exc.part} (details are in the server log)"
-

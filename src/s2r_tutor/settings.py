@@ -46,11 +46,44 @@ class EvalThresholds(BaseModel):
     hit_at_3: float = Field(0.95, ge=0, le=1, description="retrieval hit@3 over in-scope cases")
     mrr: float = Field(0.85, ge=0, le=1, description="mean reciprocal rank of the first expected section")
     intent_accuracy: float = Field(0.90, ge=0, le=1, description="share of cases whose intent is detected right")
+    act_accuracy: float = Field(0.85, ge=0, le=1, description="share of act-labelled cases whose act (define, why, "
+                                "verdict, ...) is read right; vacuous (1.0) on a set with no act labels")
     citation_validity: float = Field(1.0, ge=0, le=1, description="share of citation quotes that are spans of their chunk")
     citation_relevance: float = Field(0.80, ge=0, le=1, description="share of answers citing an expected section")
     keypoint_coverage: float = Field(0.90, ge=0, le=1, description="share of key points found in the answers")
     refusal_precision: float = Field(1.0, ge=0, le=1, description="refused cases that should be refused")
     refusal_recall: float = Field(1.0, ge=0, le=1, description="out-of-scope cases that were refused")
+
+
+class AnswerSettings(BaseModel):
+    """Answer-side constants (issue 14): the act/topic classifier and the length budget."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    knn_k: int = Field(9, gt=0, description="labelled example questions that vote on a question's act and topic")
+    knn_temperature: float = Field(0.02, gt=0, description="softness of the neighbours' cosine weights (exp((cos-best)/t))")
+    cue_weight: float = Field(0.6, ge=0, description="weight of one act cue phrase (data/act_cues.json) against the "
+                              "neighbours' vote, which sums to 1")
+    intent_vote_weight: float = Field(6.0, ge=0, description="weight of the neighbours' topic vote (it sums to 1) beside "
+                                      "the phrase rules (1-3.5 each) and the retrieval prior (1.8 / 0.4): the examples "
+                                      "decide, the rules break ties (holdout4-6 in-scope intent 0.86/0.80/0.82 with "
+                                      "rules alone -> 0.90/0.86/0.94)")
+    claim_min_cosine: float = Field(0.93, ge=0, le=1, description="a verdict or customer-reply question is answered "
+                                    "with a claim's lead only when a neighbour with that claim is this close (e5 cosines "
+                                    "are compressed: on holdout4-6 claims at >= 0.935 were right, at < 0.92 mostly wrong)")
+    budget_chars: int = Field(480, gt=0, description="supporting sentences are added while the answer stays this short")
+    max_chars: int = Field(900, gt=0, description="hard cap on an answer's length (supporting lines are dropped)")
+    closest_sentences: int = Field(2, ge=0, description="sentences of the top-ranked section added when the topic's "
+                                   "builder did not cite it")
+    decline_max_chars: int = Field(60, gt=0, description="a not_in_card question is declined (success rates, which "
+                                   "company) only when this short: a long customer story names a brand in passing")
+    section_votes: list[float] = Field(default_factory=lambda: [1.8, 0.4], description="topic votes of the first and "
+                                       "second retrieved sections (holdout3 intent 0.828 -> 0.845 at 1.8 over 1.2)")
+    term_min_idf: float = Field(9.5, description="a corpus word with a jieba idf at least this is a specific in-scope term "
+                                "(质心, 辨识); docs/answering.md 'The corpus vocabulary'")
+    soft_min_idf: float = Field(7.5, description="... and from this idf up an everyday word (算法, 噪声): counts, never alone")
+    followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
+                                    "what first, tell the customer) after an answer is a follow-up of it")
 
 
 class Settings(BaseSettings):
@@ -108,6 +141,7 @@ class Settings(BaseSettings):
         0.80, description="best dense cosine below which (with no domain term in the question) we refuse"
     )
     answer_top_k: int = Field(6, gt=0, description="hits the answerer reads")
+    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="answer-side constants (issue 14)")
 
     llm: LLMSettings = Field(default_factory=LLMSettings, description="optional LLM answerer")
     eval_cases: Path = Field(default_factory=paths.default_eval_cases, description="default eval set")
@@ -183,6 +217,41 @@ class Settings(BaseSettings):
         if value is not None and len(value.get_secret_value().encode()) < 32:
             raise ValueError("reader_secret must be at least 32 bytes (e.g. `openssl rand -hex 32`)")
         return value
+
+    # --- cost bounds and LLM output safety (issue 13, findings 2, 6, 7, 8; owner: sec-cost) --------------
+    max_query_tokens: int = Field(
+        128, ge=16, le=512,
+        description="e5 tokens (special tokens included) of any query text the embedder sees; longer text is cut "
+        "at a token boundary. The embedder's cost grows with tokens (~2 ms each on one core), so this bounds the "
+        "dearest question; a 5-sentence customer story is ~70 tokens in Chinese or English",
+    )
+    max_turn_chars: int = Field(
+        2000, gt=0,
+        description="each history turn is clipped to this many characters before the answerer reads it (a user "
+        "turn further to max_query_chars, as it was once a question); a longer turn is clipped, never rejected",
+    )
+    max_topic_chars: int = Field(
+        500, gt=0,
+        description="the topic a follow-up resolves to (its chain of earlier questions) is clipped to this many "
+        "characters before it joins the question for search",
+    )
+    llm_concurrency: int = Field(
+        16, gt=0, le=256,
+        description="LLM requests awaited at once by the web server; they wait on the network in their own "
+        "threads and never hold one of the web_concurrency CPU slots",
+    )
+    link_hosts: list[str] = Field(
+        default_factory=list,
+        description="hosts an LLM answer may link to in the chat (exact names, e.g. 'docs.example.com'); empty: "
+        "no links at all. Images and raw HTML are never rendered",
+    )
+
+    # --- ui (#15): fair queueing between the chat and the HTTP API
+    chat_in_flight: int = Field(
+        32, gt=0, le=1024,
+        description="chat answers let out of the Gradio queue at once; they then wait at the same worker pool as "
+                    "API calls, in arrival order (the queue still bounds a flood: queue_max_size more may wait)",
+    )
 
     # --- shared store, question log, admin page (#18) ----------------------------------------------
     database_url: str | None = Field(

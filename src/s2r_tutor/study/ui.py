@@ -132,17 +132,19 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                     info, [*seen, q.id])
 
         def submit_answer(qid, choice, text, lang, request: gr.Request):
+            """The graded feedback, and the status line with this answer counted (#15)."""
             lang = _lang(lang)
             reader = readers.page(request)
             if not qid:
-                return "请先点击「下一题」。Press *Next question* first."
+                return "请先点击「下一题」。Press *Next question* first.", gr.update()
             reply_text = (text or "").strip() or (choice.split(". ", 1)[0] if choice else "")
             if not reply_text:
-                return "请先作答。Type or pick an answer first."
+                return "请先作答。Type or pick an answer first.", gr.update()
             try:
-                return study.answer(reader.id, qid, reply_text, feedback_language(lang)).feedback
+                feedback = study.answer(reader.id, qid, reply_text, feedback_language(lang)).feedback
+                return feedback, status_line(reader, lang)
             except TutorError as exc:
-                return f"⚠ {public_message(exc)}"
+                return f"⚠ {public_message(exc)}", gr.update()
 
         outs = [current, question_md, choices, reply, feedback_md, status, asked]
         def first_question(qid, seen, lang, request: gr.Request):
@@ -151,8 +153,8 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
 
         nxt.click(next_question, inputs=[asked, quiz_lang], outputs=outs)
         quiz_tab.select(first_question, inputs=[current, asked, quiz_lang], outputs=outs)
-        submit.click(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=feedback_md)
-        reply.submit(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=feedback_md)
+        submit.click(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=[feedback_md, status])
+        reply.submit(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=[feedback_md, status])
 
     # ---- Flashcards ---------------------------------------------------------------------------
     with gr.Tab("闪卡 Flashcards", elem_id="study-flashcards-tab"):

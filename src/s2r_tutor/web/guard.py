@@ -98,7 +98,7 @@ def gradio_file_settings(settings: Settings) -> dict:
     from gradio.utils import get_upload_folder
 
     needed = [Path(get_upload_folder()).resolve(), Path(tempfile.gettempdir()).resolve()]
-    candidates = [PROJECT_ROOT, settings.corpus_dir, settings.index_dir, settings.prompts_dir,
+    candidates = [PROJECT_ROOT, settings.home, settings.corpus_dir, settings.index_dir, settings.prompts_dir,
                   settings.study_db.parent, settings.feedback_file.parent]
     blocked: list[str] = []
     for folder in candidates:

@@ -3,6 +3,11 @@
 Tutor calls are CPU-bound and synchronous. The HTTP routes and the chat handlers both await
 `Runtime.call`, so at most `Settings.web_concurrency` of them run at once (in worker threads,
 off the event loop) whatever mix of API and chat traffic arrives; the rest wait their turn.
+
+An answer that asks the optional LLM is run in three steps: the CPU work before (retrieve, compose,
+verify) and after (verify the reply) each take a CPU slot; the wait for the LLM in between does not.
+It runs in threads of its own, at most `Settings.llm_concurrency` at once, so a slow or hanging LLM
+never stalls search or template answers (issue 13, finding 7).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ class Runtime:
         self.settings = settings
         self.tutor = tutor
         self._limiter: anyio.CapacityLimiter | None = None
+        self._llm_limiter: anyio.CapacityLimiter | None = None
         self._question_log = None
         self._log_paused_until = 0.0
 
@@ -39,13 +45,24 @@ class Runtime:
             self._limiter = anyio.CapacityLimiter(self.settings.web_concurrency)
         return self._limiter
 
+    @property
+    def llm_limiter(self) -> anyio.CapacityLimiter:
+        if self._llm_limiter is None:
+            self._llm_limiter = anyio.CapacityLimiter(self.settings.llm_concurrency)
+        return self._llm_limiter
+
     async def call(self, fn: Callable[..., T], *args, **kwargs) -> T:
         return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs), limiter=self.limiter)
 
     async def ask(self, question: str, history: list[Turn] | None = None, *, source: str = "api",
                   reader: str | None = None) -> Answer:
         started = time.perf_counter()
-        answer = await self.call(self.tutor.ask, question, history or [])
+        draft = await self.call(self.tutor.prepare_answer, question, history or [])
+        if draft.request is None:
+            answer = draft.answer
+        else:  # the LLM's network wait holds no CPU slot (issue 13, finding 7)
+            reply = await anyio.to_thread.run_sync(self.tutor.llm_reply, draft, limiter=self.llm_limiter)
+            answer = await self.call(self.tutor.finish_answer, draft, reply)
         await self.log_question(answer, time.perf_counter() - started, source=source, reader=reader)
         return answer
 

@@ -26,14 +26,20 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     """The whole app. The Tutor is loaded here, once, when none is given: the chat's card tab and
     the study tabs need it while the UI is built, which happens before the server starts."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    # Gradio rebuilds a pandas summary of up to 10,000 past events after every event, on the worker
+    # threads the answers need: under load that made chat events cost more than API calls (#15).
+    # Keep the record short and the summary rare (it only feeds Gradio's /monitoring page).
+    os.environ.setdefault("GRADIO_ANALYTICS_MAX_EVENTS", "200")
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "100")
     import anyio
     import gradio as gr
 
     from ..store import open_store
     from .admin import install_admin
     from .api import install_api
+    from .api import frame_ancestors
     from .apidocs import install_docs
-    from .chat import CSS, build_chat, theme
+    from .chat import CSS, build_chat, chat_js, theme
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
@@ -43,15 +49,21 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .runtime import Runtime
 
     settings = settings or Settings()
+    owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it
     tutor = tutor or Tutor.load(settings, progress=False)
     runtime = Runtime(settings, tutor)
 
+    # The answerer (templates, card lookups) loads now: a TemplateError or CorpusError stops start-up
+    # with one clear line (the CLI prints it) instead of a server that answers 503 to every ask.
+    tutor.prepare()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        # The first ask loads the answerer and its templates; pay that before the first user does.
+        # The first ask warms the embedder and the answer path; pay that before the first user does.
+        # A failure here is a question's failure (an LLM that is down), not a broken server.
         try:
             await runtime.ask(WARM_UP_QUESTION, source="warmup")
-        except Exception as exc:  # a broken answerer must not stop /api/search and /healthz
+        except Exception as exc:  # noqa: BLE001
             log.warning("warm-up question failed: %s", exc)
         # Migrations (and the first-start import of the old var/ files) run now, under their lock,
         # rather than inside a reader's first request. A broken store is logged, not fatal: the
@@ -61,6 +73,8 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         except Exception as exc:  # noqa: BLE001
             log.warning("the store is not usable: %s", exc)
         yield
+        if owns_tutor:
+            tutor.close()
 
     app = FastAPI(
         title="s2r-tutor",
@@ -77,7 +91,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     app.add_middleware(GradioFileGuard, blocks=blocks)
     app.add_middleware(GradioEventGuard, blocks=blocks)
     install_api(app, settings)
-    install_docs(app)
+    install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
     install_admin(app, settings, embedder=tutor.embedder)
     # Outermost of all: no route, Gradio's included, reads a body over its limit or a foreign Host.
@@ -100,6 +114,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         path="/",
         theme=theme(),
         css=CSS,
+        js=chat_js(),
         footer_links=["settings"],
         run_history=False,
         ssr_mode=False,

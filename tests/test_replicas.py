@@ -107,8 +107,8 @@ def test_state_written_through_one_replica_is_read_through_the_other(cluster, br
         page.get_by_role("tab", name="问答 Chat").click()
         box.fill("什么是 Sim2Real？")
         box.press("Enter")
-        page.locator("#s2r-chatbot details.s2r-sources").first.wait_for()
-        page.locator("#s2r-chatbot [data-testid='bot']").last.hover()
+        page.locator("#s2r-chatbot .message-row.bot-row .thought").first.wait_for()  # the sources
+        page.locator("#s2r-chatbot .message-row.bot-row").last.hover()
         page.locator("#s2r-chatbot button[aria-label='赞']").last.click()
         deadline = time.monotonic() + 30
         while True:
@@ -135,10 +135,10 @@ def test_chat_through_nginx_across_sessions(cluster, browser):
             box = page.locator("#s2r-input textarea")
             box.fill("域随机化怎么调？" if i % 2 else "What is the reality gap?")
             box.press("Enter")
-            page.locator("#s2r-chatbot details.s2r-sources").first.wait_for()
+            page.locator("#s2r-chatbot .message-row.bot-row .thought").first.wait_for()  # the sources
             box.fill("还有呢？")
             box.press("Enter")
-            page.locator("#s2r-chatbot [data-testid='bot']").nth(1).wait_for()
+            page.locator("#s2r-chatbot .message-row.bot-row").nth(1).wait_for()
             assert any(c["name"] == "s2r_route" for c in ctx.cookies())
         finally:
             ctx.close()

@@ -6,7 +6,7 @@ import re
 
 from .corpus import Card, Section
 from .models import Chunk
-from .text import strip_comments
+from .text import sentences, strip_comments
 
 
 def _blocks(body: str) -> list[str]:
@@ -76,11 +76,28 @@ def container_sections(card: Card) -> dict[str, list[str]]:
     return out
 
 
+def _english(card: Card, section: Section, parts: list[str]) -> tuple[str, list[list[str]]]:
+    """(English heading path, each part's aligned English sentences) from the card's rendering.
+    Parts cut the body between lines, so their sentences run on from one part to the next."""
+    en = card.english
+    if en is None or section.anchor not in en.sentences:
+        return "", [[] for _ in parts]
+    pool, out, pos = en.sentences[section.anchor], [], 0
+    whole = sentences(section_body(section))
+    for part in parts:
+        mine = sentences(part)
+        ok = mine == whole[pos: pos + len(mine)] and len(pool) == len(whole)
+        out.append(pool[pos: pos + len(mine)] if ok else [])
+        pos += len(mine)
+    return " > ".join(en.paths[section.anchor]), out
+
+
 def chunk_section(card: Card, section: Section, max_chars: int) -> list[Chunk]:
     body = section_body(section)
     if not body:
         return []
     parts = _pack(_blocks(body), max_chars) if len(body) > max_chars else [body]
+    section_en, english = _english(card, section, parts)
     chunks = []
     for i, part in enumerate(parts):
         suffix = "" if i == 0 else f"-{i + 1}"
@@ -96,6 +113,8 @@ def chunk_section(card: Card, section: Section, max_chars: int) -> list[Chunk]:
                 line_start=section.line_start,
                 line_end=section.line_end,
                 questions=card.questions.get(section.anchor, []),
+                section_en=section_en,
+                sentences_en=english[i],
             )
         )
     return chunks
@@ -138,11 +157,30 @@ def chunk_views(chunk: Chunk) -> list[str]:
     heading = chunk.heading
     views = [chunk.embed_text(), heading]
     views += [f"{heading}：{s}" for s in sentences(chunk.text)]
+    views += english_views(chunk)
     views = list(dict.fromkeys(views))  # a one-sentence section would repeat itself
     return views + chunk.questions
 
 
+def english_text(chunk: Chunk) -> str:
+    """The chunk's aligned English rendering as searchable text ('' without one)."""
+    if not chunk.sentences_en:
+        return ""
+    return "\n".join([chunk.heading_en, *chunk.sentences_en])
+
+
+def english_views(chunk: Chunk) -> list[str]:
+    """Extra dense views from the card's English rendering: the whole English section, its heading
+    and each sentence under it. An English question then meets English text directly instead of
+    relying on the multilingual model to cross languages (docs/retrieval.md)."""
+    if not chunk.sentences_en:
+        return []
+    head = chunk.heading_en
+    return [english_text(chunk), head, *(f"{head}: {s}" for s in chunk.sentences_en)]
+
+
 def sparse_text(chunk: Chunk) -> str:
-    """What BM25 indexes: heading, text and the reader questions (their everyday words are what
-    colloquial questions share with a section)."""
-    return "\n".join([chunk.embed_text(), *chunk.questions])
+    """What BM25 indexes: heading, text, the English rendering (English words for English
+    questions) and the reader questions (their everyday words are what colloquial questions share
+    with a section)."""
+    return "\n".join(x for x in [chunk.embed_text(), english_text(chunk), *chunk.questions] if x)

@@ -3,6 +3,9 @@
 A card may have a companion `<card>.questions.jsonl`: questions readers ask that a section answers,
 one `{"anchor": ..., "question": ...}` per line. They are extra search keys for that section
 (docs/retrieval.md), never shown and never quoted; a card without the file works as before.
+
+A card may also have an English rendering `<card>.en.md`, sentence-aligned to it (alignment.py,
+docs/cards.md); it is loaded with the card, never as a card of its own.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .alignment import Rendering, card_path_of, is_rendering, parse_rendering, rendering_path
 from .errors import CorpusError
 from .text import strip_anchor, strip_comments
 
@@ -51,6 +55,7 @@ class Card(BaseModel):
     sections: list[Section]
     questions: dict[str, list[str]] = Field(
         default_factory=dict, description="anchor -> reader questions from the card's .questions.jsonl")
+    english: Rendering | None = Field(None, description="the card's sentence-aligned .en.md, when it has one")
 
 
 QUESTIONS_SUFFIX = ".questions.jsonl"
@@ -202,15 +207,24 @@ def read_card(path: Path, root: Path) -> Card:
         qsource = source[: -len(path.name)] + qpath.name
         answerable = {s.anchor for s in card.sections if strip_comments(s.body).strip()}  # sections with chunks
         card.questions = parse_questions(_decode(_read_bytes(qpath, qsource), qsource), qsource, answerable)
+    epath = rendering_path(path)
+    if epath.is_file():
+        esource = source[: -len(path.name)] + epath.name
+        card.english = parse_rendering(_decode(_read_bytes(epath, esource), esource), esource, card)
     return card
 
 
 def card_paths(corpus_dir: Path) -> list[Path]:
     if not corpus_dir.is_dir():
         raise CorpusError(f"corpus folder not found: {corpus_dir}")
-    paths = sorted(p for p in corpus_dir.rglob("*.md") if p.is_file() and not p.name.startswith(("_", ".")))
+    found = sorted(p for p in corpus_dir.rglob("*.md") if p.is_file() and not p.name.startswith(("_", ".")))
+    paths = [p for p in found if not is_rendering(p)]  # an English rendering belongs to its card
     if not paths:
         raise CorpusError(f"no cards (*.md) in {corpus_dir}")
+    for p in found:
+        if is_rendering(p) and card_path_of(p) not in paths:
+            raise CorpusError(f"{p.relative_to(corpus_dir).as_posix()}: an English rendering whose card "
+                              f"{card_path_of(p).name} is not in the corpus")
     return paths
 
 
@@ -226,12 +240,11 @@ def load_corpus(corpus_dir: Path) -> list[Card]:
 
 
 def corpus_hash(corpus_dir: Path) -> str:
-    """Content hash over every card's (and its questions file's) path and bytes: the index is stale
-    when this changes."""
+    """Content hash over every card's (and its questions file's and English rendering's) path and
+    bytes: the index is stale when this changes."""
     h = hashlib.sha256()
     for card in card_paths(corpus_dir):
-        extra = questions_path(card)
-        for p in [card, extra] if extra.is_file() else [card]:
+        for p in [card] + [x for x in (questions_path(card), rendering_path(card)) if x.is_file()]:
             source = p.relative_to(corpus_dir).as_posix()
             h.update(source.encode())
             h.update(b"\0")

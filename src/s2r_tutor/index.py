@@ -31,7 +31,7 @@ from .tokenize import Tokenizer, tokenizer_fingerprint
 
 log = logging.getLogger("s2r_tutor")
 
-FORMAT_VERSION = 3  # 3: reader questions are stored with chunks and embedded as views
+FORMAT_VERSION = 4  # 3: reader questions stored with chunks, embedded as views; 4: English rendering per chunk
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.json"
 DENSE = "dense.faiss"

@@ -42,11 +42,21 @@ class Chunk(BaseModel):
     questions: list[str] = Field(
         default_factory=list, description="reader questions the section answers (the card's .questions.jsonl): "
         "search keys only, never shown or quoted")
+    section_en: str = Field("", description="the heading path in the card's English rendering ('' without one)")
+    sentences_en: list[str] = Field(
+        default_factory=list, description="the aligned English of each sentence of `text` (text.sentences() order), "
+        "from the card's .en.md; empty without one")
 
     @property
     def heading(self) -> str:
         """The heading path below the card title (every chunk shares the title, so it adds no signal)."""
         parts = self.section.split(" > ")
+        return " > ".join(parts[1:] if len(parts) > 1 else parts)
+
+    @property
+    def heading_en(self) -> str:
+        """`heading` in the English rendering ('' without one)."""
+        parts = self.section_en.split(" > ") if self.section_en else []
         return " > ".join(parts[1:] if len(parts) > 1 else parts)
 
     def embed_text(self) -> str:
@@ -68,6 +78,8 @@ class Citation(BaseModel):
     chunk_id: str
     section: str
     quote: str = Field(description="the supporting sentence(s): an exact span of `text`")
+    quote_en: str | None = Field(None, description="the aligned English of every card sentence `quote` spans, "
+                                 "from the card's English rendering; None when the card has none")
     text: str = Field(description="the cited chunk's full text")
     source: str
 

@@ -14,6 +14,7 @@ from ..tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, example_vectors, load_cues, load_examples
 from .card import CardView, Writer
 from .compose import BUILDERS, Focus, check_builders
+from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import assemble, lead_block
 from .followups import CONTINUATION, context_for, focus_for, ordinal
@@ -291,6 +292,9 @@ class Answerer:
                         answer=final_render(text, citations, lang), citations=citations, refused=False,
                         followups=self._followups(plan, citations, lang, question, history),
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
+        # The final render step's language pass (answer/english.py): quote_en on every citation, and
+        # for an English reader the cited Chinese replaced by its aligned English.
+        result = in_reader_language(result, self.tutor.chunks)
         if self.llm is None:
             return Draft(result)
         return Draft(result, prepare_llm(self.templates.llm, self.tutor.chunks, result, plan.ranked, lang))
@@ -311,7 +315,7 @@ class Answerer:
         try:
             if isinstance(reply, LLMError):
                 raise reply
-            return finish_llm(self.llm.name, draft.request, draft.answer, reply)
+            return in_reader_language(finish_llm(self.llm.name, draft.request, draft.answer, reply), self.tutor.chunks)
         except LLMError as exc:
             log.warning("LLM answer not used (%s); falling back to the template answer", exc)
             return draft.answer

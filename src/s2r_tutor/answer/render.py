@@ -3,7 +3,7 @@ source list, and suggested next questions."""
 
 from __future__ import annotations
 
-from ..models import Answer
+from ..models import Answer, Citation
 
 _HEAD = {"zh": ("来源", "接下来可以问"), "en": ("Sources", "You could ask next")}
 
@@ -13,11 +13,20 @@ def _one_line(text: str, width: int = 90) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def _source_row(c: Citation, language: str) -> str:
+    """One source: section and place, then the quote; for English, the aligned English first and the
+    Chinese original under it (the quote is always the card's exact Chinese span)."""
+    row = f"[{c.marker}] {c.section} ({c.chunk_id}, {c.source})"
+    if language == "en" and c.quote_en:
+        return f"{row}\n    “{_one_line(c.quote_en)}”\n    Chinese original: “{_one_line(c.quote)}”"
+    return f"{row}\n    “{_one_line(c.quote)}”"
+
+
 def render_text(answer: Answer) -> str:
     sources, nexts = _HEAD[answer.language]
     parts = [answer.answer.strip()]
     if answer.citations:
-        rows = [f"[{c.marker}] {c.section} ({c.chunk_id}, {c.source})\n    “{_one_line(c.quote)}”" for c in answer.citations]
+        rows = [_source_row(c, answer.language) for c in answer.citations]
         parts.append(f"**{sources}**\n\n" + "\n".join(rows))
     if answer.followups:
         parts.append(f"**{nexts}**\n\n" + "\n".join(f"- {q}" for q in answer.followups))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from ..text import normalize
@@ -59,3 +60,17 @@ def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, -(-len(ordered) * q // 100))  # ceil without floats drifting
     return ordered[int(min(rank, len(ordered))) - 1]
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z0-9]")
+_CITE = re.compile(r"\[\d+\]")
+
+
+def chinese_share(prose: str) -> float:
+    """Share of Chinese characters among the letters and digits of an answer's prose (citation
+    markers aside; the sources block is not part of `Answer.answer`). 0.0 for prose without any.
+    Characters, not words: one Chinese character against one Latin letter (issue 17's measure)."""
+    text = _CITE.sub("", prose)
+    zh, latin = len(_CJK.findall(text)), len(_LATIN.findall(text))
+    return zh / (zh + latin) if zh + latin else 0.0

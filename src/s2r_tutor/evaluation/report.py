@@ -58,5 +58,15 @@ def verdict(report: EvalReport) -> str:
     return f"eval gate: FAILED ({worst})"
 
 
+def english_line(report: EvalReport) -> str:
+    """Issue 17's figures for the English cases (informational, not gated)."""
+    e = report.english
+    if not e:
+        return ""
+    return (f"english answers ({e['n_answered']:.0f}): Chinese share of prose mean {e['chinese_share_mean']:.3f} · "
+            f"max {e['chinese_share_max']:.3f} (target <= 0.25) · first citation on target "
+            f"{e['first_citation_on_target']:.3f}")
+
+
 def render(report: EvalReport) -> str:
-    return "\n\n".join([metrics_table(report), failures(report), verdict(report)])
+    return "\n\n".join(x for x in [metrics_table(report), english_line(report), failures(report), verdict(report)] if x)

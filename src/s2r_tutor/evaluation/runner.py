@@ -53,6 +53,8 @@ class CaseResult(BaseModel):
     key_points_missing: list[str] = Field(default_factory=list)
     latency_ms: float = Field(0.0, description="wall time of tutor.ask for this case")
     search_ms: float | None = Field(None, description="wall time of tutor.search (retrieval-scored cases)")
+    chinese_share: float | None = Field(None, description="Chinese share of the answer prose (English "
+                                        "answers only; metrics.chinese_share)")
     error: str | None = Field(None, description="exception raised while answering, if any")
     problems: list[str] = Field(default_factory=list, description="what went wrong, in words")
 
@@ -92,6 +94,9 @@ class EvalReport(BaseModel):
     metrics: dict[str, float]
     by_language: dict[str, dict[str, float]] = Field(
         default_factory=dict, description="the same metrics over the zh and the en cases (not gated)")
+    english: dict[str, float] = Field(
+        default_factory=dict, description="English answers (not gated): chinese_share_mean/max over answered en "
+        "cases, first_citation_on_target over in-scope en cases")
     thresholds: dict[str, float]
     failed_metrics: list[str]
     passed: bool
@@ -139,6 +144,8 @@ def _score_answer(answer: Answer, case: EvalCase, sec: dict[str, str], chunk_tex
     r.intent, r.act, r.refused, r.answer = answer.intent, answer.act, answer.refused, answer.answer
     if case.act is not None and answer.act != case.act:
         r.problems.append(f"act: got {answer.act}, expected {case.act}")
+    if answer.language == "en" and not answer.refused:
+        r.chinese_share = round(m.chinese_share(answer.answer), 4)
     for c in answer.citations:
         sid = sec.get(c.chunk_id)
         valid = sid is not None and m.quote_is_span(c.quote, chunk_text[c.chunk_id])
@@ -157,6 +164,11 @@ def _score_answer(answer: Answer, case: EvalCase, sec: dict[str, str], chunk_tex
         cited = ", ".join(c.section_id or c.chunk_id for c in r.citations) or "nothing"
         r.problems.append(f"citations: cited {cited}; expected one of {', '.join(case.expected_sections)}")
     haystack = "\n".join([answer.answer, *(c.quote for c in answer.citations)])
+    if answer.language == "en":  # an English answer names the card's terms by their English glosses
+        from ..glossary import GLOSSARY
+
+        named = [t.zh for t in GLOSSARY if t.core and t.en.lower() in answer.answer.lower()]
+        haystack = "\n".join([haystack, *named])
     found = m.keypoints_found(case.key_points, haystack)
     r.key_points_found = [k for k, f in zip(case.key_points, found) if f]
     r.key_points_missing = [k for k, f in zip(case.key_points, found) if not f]
@@ -206,6 +218,17 @@ def aggregate(results: list[CaseResult]) -> dict[str, float]:
     }
 
 
+def english_summary(results: list[CaseResult]) -> dict[str, float]:
+    """Chinese share of English answers (mean, max) and how often their first citation is on target."""
+    shares = [r.chinese_share for r in results if r.language == "en" and r.chinese_share is not None]
+    in_scope = [r for r in results if r.language == "en" and not r.out_of_scope]
+    if not in_scope and not shares:
+        return {}
+    first = [float(bool(r.citations) and r.citations[0].relevant) for r in in_scope]
+    return {"chinese_share_mean": round(m.mean(shares, 0.0), 4), "chinese_share_max": round(max(shares, default=0.0), 4),
+            "first_citation_on_target": round(m.mean(first), 4), "n_answered": float(len(shares))}
+
+
 def run_eval(tutor: "Tutor", cases: list[EvalCase], thresholds: EvalThresholds | None = None,
              cases_file: str = "") -> EvalReport:
     """Answer every case with `tutor`, score it, and compare the metrics with `thresholds`."""
@@ -231,6 +254,7 @@ def run_eval(tutor: "Tutor", cases: list[EvalCase], thresholds: EvalThresholds |
         backend=backend, n_cases=len(results), n_in_scope=sum(not r.out_of_scope for r in results),
         n_out_of_scope=sum(r.out_of_scope for r in results), n_multi_turn=sum(r.multi_turn for r in results),
         n_retrieval=sum(r.retrieval_scored for r in results), metrics=scores, by_language=by_language,
+        english=english_summary(results),
         thresholds=limits,
         failed_metrics=failed, passed=not failed,
         latency=LatencyStats(mean_ms=round(m.mean(lat, 0.0), 2), p50_ms=m.percentile(lat, 50),

@@ -119,6 +119,10 @@ def sources_markdown(citations: list[Citation], language: str) -> str:
     An English answer shows the English rendering of the quote where the citation carries one."""
     lines = []
     for c in citations:
-        quote = (getattr(c, "quote_en", None) if language == "en" else None) or c.quote
-        lines.append(f"{c.marker}. **{plain_text(section_title(c.section))}**：{plain_text(quote)} `{c.chunk_id}`")
+        english = getattr(c, "quote_en", None) if language == "en" else None
+        if english:  # the aligned English, then the card's own Chinese span it stands for (issue 17)
+            quote = f"{plain_text(english)} (Chinese original: {plain_text(c.quote)})"
+        else:
+            quote = plain_text(c.quote)
+        lines.append(f"{c.marker}. **{plain_text(section_title(c.section))}**：{quote} `{c.chunk_id}`")
     return "\n".join(lines)

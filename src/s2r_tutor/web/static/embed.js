@@ -9,14 +9,14 @@
     zh: {
       title: "Sim2Real 学习助手", subtitle: "回答均引用概念卡 04-08", send: "发送",
       placeholder: "输入关于 Sim2Real 的问题，回车发送", thinking: "正在查找卡片内容…",
-      sources: "来源", followups: "接着问", error: "出错了：", network: "无法连接到学习助手。",
+      sources: "来源", original: "原文：", followups: "接着问", error: "出错了：", network: "无法连接到学习助手。",
       clear: "清空对话", source: "来源",
       examples: ["什么是 Sim2Real？", "强化学习和 Sim2Real 有什么区别？", "客户说实验室里走得很好，到工厂就容易摔，怎么解释？"]
     },
     en: {
       title: "Sim2Real study assistant", subtitle: "Every answer cites concept card 04-08", send: "Send",
       placeholder: "Ask about Sim2Real, Enter to send", thinking: "Looking through the card…",
-      sources: "Sources", followups: "Follow up", error: "Error: ", network: "Cannot reach the study assistant.",
+      sources: "Sources", original: "Chinese original: ", followups: "Follow up", error: "Error: ", network: "Cannot reach the study assistant.",
       clear: "Clear", source: "Source",
       examples: ["What is Sim2Real?", "How is reinforcement learning different from Sim2Real?", "What is the reality gap?"]
     }
@@ -118,7 +118,12 @@
       li.appendChild(el("span", "s2r-marker", "[" + c.marker + "]"));
       li.appendChild(document.createTextNode(" "));
       li.appendChild(el("span", "s2r-section", sectionTitle(c.section)));
-      li.appendChild(el("blockquote", "s2r-quote", c.quote));
+      if (lang === "en" && c.quote_en) {  // the aligned English, then the Chinese it renders (#17)
+        li.appendChild(el("blockquote", "s2r-quote", c.quote_en));
+        li.appendChild(el("blockquote", "s2r-quote s2r-original", t.original + c.quote));
+      } else {
+        li.appendChild(el("blockquote", "s2r-quote", c.quote));
+      }
       ol.appendChild(li);
     });
     details.appendChild(ol);

@@ -104,6 +104,8 @@ def stored_rows(database_url: str) -> dict[str, int]:
     engine = sa.create_engine(database_url)
     try:
         with engine.connect() as conn:
+            if not sa.inspect(conn).has_table("question_log"):
+                return {"asks": 0, "notes": 0, "per_replica": {}}
             asks = conn.execute(sa.text("SELECT count(*) FROM question_log")).scalar_one()
             per_replica = dict(conn.execute(sa.text("SELECT replica, count(*) FROM question_log GROUP BY replica")).all())
             notes = conn.execute(sa.text("SELECT count(*) FROM notes WHERE reader LIKE 'bench-%' "

@@ -44,6 +44,17 @@ def cluster(postgres, tmp_path_factory):
         c.stop()
 
 
+def test_api_notes_written_through_one_replica_are_read_through_the_other(cluster):
+    a, b = cluster.urls
+    auth = {"Authorization": f"Bearer {cluster.token('api-bob')}"}
+    r = httpx.post(a + "/api/notes", json={"section": "04-08#intro", "text": "written through A"}, headers=auth,
+                   timeout=60)
+    assert r.status_code == 201, r.text
+    r = httpx.get(b + "/api/notes", headers=auth, timeout=60)
+    assert r.status_code == 200 and [n["text"] for n in r.json()["notes"]] == ["written through A"]
+    assert httpx.get(b + "/api/progress", headers=auth, timeout=60).json()["answered"] == 0
+
+
 def test_api_is_spread_over_both_and_insights_lists_both(cluster):
     questions = ["什么是 Sim2Real？", "What is domain randomization?", REFUSED, "域随机化怎么调？"] * 5
     auth = {"Authorization": f"Bearer {cluster.token('api-client')}"}
@@ -96,8 +107,8 @@ def test_state_written_through_one_replica_is_read_through_the_other(cluster, br
         page.get_by_role("tab", name="问答 Chat").click()
         box.fill("什么是 Sim2Real？")
         box.press("Enter")
-        page.locator("#s2r-chatbot details.s2r-sources").first.wait_for()
-        page.locator("#s2r-chatbot [data-testid='bot']").last.hover()
+        page.locator("#s2r-chatbot .message-row.bot-row .thought").first.wait_for()  # the sources
+        page.locator("#s2r-chatbot .message-row.bot-row").last.hover()
         page.locator("#s2r-chatbot button[aria-label='赞']").last.click()
         deadline = time.monotonic() + 30
         while True:
@@ -124,10 +135,10 @@ def test_chat_through_nginx_across_sessions(cluster, browser):
             box = page.locator("#s2r-input textarea")
             box.fill("域随机化怎么调？" if i % 2 else "What is the reality gap?")
             box.press("Enter")
-            page.locator("#s2r-chatbot details.s2r-sources").first.wait_for()
+            page.locator("#s2r-chatbot .message-row.bot-row .thought").first.wait_for()  # the sources
             box.fill("还有呢？")
             box.press("Enter")
-            page.locator("#s2r-chatbot [data-testid='bot']").nth(1).wait_for()
+            page.locator("#s2r-chatbot .message-row.bot-row").nth(1).wait_for()
             assert any(c["name"] == "s2r_route" for c in ctx.cookies())
         finally:
             ctx.close()

@@ -181,12 +181,18 @@ async def search(
 
 
 def _study_store(request: Request):
+    from ..store import open_store
     from ..study.progress import StudyStore
 
     store = getattr(request.app.state, "study_store", None)
-    if store is None:
-        store = request.app.state.study_store = StudyStore(_runtime(request).settings.study_db)
+    if store is None:  # the shared store: SQLite in the data folder, or the replicas' PostgreSQL
+        store = request.app.state.study_store = StudyStore(open_store(_runtime(request).settings))
     return store
+
+
+def _store_exists(settings: Settings) -> bool:
+    """False only for a default SQLite store whose file is not there yet: reading never creates it."""
+    return bool(settings.database_url) or settings.study_db.exists()
 
 
 async def _study(request: Request, fn, *args):
@@ -210,7 +216,7 @@ async def _study(request: Request, fn, *args):
 def _notes_response(request: Request, reader: Reader) -> NotesResponse:
     settings = _runtime(request).settings
     chunks = {c.chunk_id: c for c in _runtime(request).tutor.chunks}
-    notes = _study_store(request).notes(reader.id) if settings.study_db.exists() else []
+    notes = _study_store(request).notes(reader.id) if _store_exists(settings) else []
     return NotesResponse(
         reader=reader.id, count=len(notes), max_notes=settings.max_notes_per_reader,
         max_note_chars=settings.max_note_chars,
@@ -241,7 +247,7 @@ async def post_note(body: NoteRequest, request: Request,
 @router.get("/api/progress", response_model=ProgressResponse, responses=ERRORS, summary="The caller's quiz summary")
 async def get_progress(request: Request, reader: Annotated[Reader, Depends(api_reader)]) -> ProgressResponse:
     def summary() -> ProgressResponse:
-        if not _runtime(request).settings.study_db.exists():  # reading never creates the database
+        if not _store_exists(_runtime(request).settings):  # reading never creates the database
             return ProgressResponse(reader=reader.id, answered=0, correct=0, partial=0, wrong=0)
         return ProgressResponse(reader=reader.id, **_study_store(request).summary(reader.id))
 

@@ -31,6 +31,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     # Keep the record short and the summary rare (it only feeds Gradio's /monitoring page).
     os.environ.setdefault("GRADIO_ANALYTICS_MAX_EVENTS", "200")
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "100")
+    import anyio
     import gradio as gr
 
     from ..store import open_store
@@ -64,6 +65,13 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
             await runtime.ask(WARM_UP_QUESTION, source="warmup")
         except Exception as exc:  # noqa: BLE001
             log.warning("warm-up question failed: %s", exc)
+        # Migrations (and the first-start import of the old var/ files) run now, under their lock,
+        # rather than inside a reader's first request. A broken store is logged, not fatal: the
+        # answers do not need it, and the parts that do say so.
+        try:
+            await anyio.to_thread.run_sync(open_store(settings).migrate)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("the store is not usable: %s", exc)
         yield
         if owns_tutor:
             tutor.close()

@@ -256,3 +256,24 @@ def test_broken_stores_do_not_show_server_paths(tutor, settings, tmp_path):
     for message in (saved, liked):
         assert message is not None
         assert str(tmp_path) not in message and "secret-place" not in message and "not-a-folder" not in message
+
+
+def test_events_without_their_event_data_are_refused_before_gradio(live):
+    """R143: an event whose handler takes Gradio event data (a select, a like) joined without it
+    made Gradio's queue print a traceback per request; now it is a 422 with one line, and every other
+    event with null values completes (the module's teardown finds no traceback in the server log)."""
+    base, _, log, _ = live
+    from test_reliability_gradio import completed
+
+    refused = 0
+    for dep in config(base)["dependencies"]:
+        body = {"data": [None] * len(dep["inputs"]), "fn_index": dep["id"], "session_hash": f"noev{dep['id']}"}
+        r = httpx.post(base + "/gradio_api/queue/join", json=body, timeout=30)
+        if r.status_code == 422:
+            assert "needs the" in r.json()["detail"] or "takes no files" in r.json()["detail"]
+            refused += 1
+        else:
+            assert r.status_code == 200
+            assert completed(base, {**body, "session_hash": f"noev2{dep['id']}"}) is not None
+    assert refused >= 2  # the card tab's text selections and the like button
+    assert "Traceback" not in log.read_text(errors="replace")

@@ -42,6 +42,7 @@ class GradioEventGuard:
     def __init__(self, app, blocks):
         self.app = app
         self.blocks = blocks
+        self._kinds: dict[int, list[type]] = {}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -111,7 +112,24 @@ class GradioEventGuard:
             return f"event {fn_index} takes {len(fn.inputs)} input values, got {len(data)}"
         if any(_has_file(value, 0) for value in data):
             return "this app takes no files"
+        for kind in self.event_data_kinds(fn_index):
+            try:  # what Gradio will do with it (a missing "index" was a traceback per request)
+                kind(None, join.get("event_data"))
+            except Exception:  # noqa: BLE001 - any failure here would be Gradio's crash
+                return f"event {fn_index} needs the {kind.__name__} the page sends with it"
         return None
+
+    def event_data_kinds(self, fn_index: int) -> list[type]:
+        """The gr.EventData subclasses (SelectData, LikeData, ...) the event's handler takes, which
+        Gradio builds from the join's `event_data` without checking it."""
+        if fn_index not in self._kinds:
+            from gradio.events import EventData
+            from gradio.utils import get_type_hints
+
+            hints = get_type_hints(self.blocks.fns[fn_index].fn) if self.blocks.fns[fn_index].fn else {}
+            self._kinds[fn_index] = [t for t in hints.values()
+                                     if isinstance(t, type) and issubclass(t, EventData) and t is not EventData]
+        return self._kinds[fn_index]
 
 
 def _has_file(value, depth: int) -> bool:

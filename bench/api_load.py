@@ -2,6 +2,13 @@
 
     python bench/api_load.py                       # 8 and 32 clients, 20 s each, web_concurrency 1,2,4
     python bench/api_load.py --clients 8 --seconds 5 --workers 2 --no-write
+    python bench/api_load.py --mix --seconds 30    # #15: chat beside the API, and the serving overhead
+
+`--mix` runs two things against one server (web_concurrency 2) and writes their section of
+bench/API_RESULTS.md: (1) one client at a time, `Tutor.ask` in-process vs `POST /api/ask` vs
+`GET /healthz` (the HTTP floor), to find the serving path's overhead; (2) 10 concurrent clients,
+4 asking over `/api/ask`, 3 searching over `/api/search`, 3 chatting through Gradio's queue (join +
+event stream, as the browser does), with p50/p95 per kind.
 
 For each `web_concurrency` value the script starts its own server (`s2r_tutor.web.server.serve`)
 in a subprocess on a free 127.0.0.1 port, waits for /healthz, warms up, then runs each client
@@ -77,6 +84,7 @@ def free_port() -> int:
 
 def start_server(port: int, workers: int, omp: str, tmp: Path) -> subprocess.Popen:
     env = {**os.environ, "S2R_WEB_CONCURRENCY": str(workers), "S2R_FEEDBACK_FILE": str(tmp / "feedback.jsonl"),
+           "S2R_STUDY_DB": str(tmp / "study.sqlite3"),  # the question log writes there: not the checkout's var/
            "GRADIO_ANALYTICS_ENABLED": "False", "OMP_NUM_THREADS": omp}
     code = f"from s2r_tutor.web.server import serve; serve(host='127.0.0.1', port={port})"
     return subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT,
@@ -200,6 +208,206 @@ errors column. For scale: on the same box, sequential requests to an idle server
     print(f"wrote {RESULTS.relative_to(ROOT)}")
 
 
+# --------------------------------------------------------------------------- #15: chat beside the API
+
+
+def chat_event(base: str) -> tuple[int, int]:
+    """(fn_index, trigger id) of the chat's submit event, from the app's /config."""
+    cfg = httpx.get(base + "/config", timeout=30).json()
+    box = next(c["id"] for c in cfg["components"] if c.get("props", {}).get("elem_id") == "s2r-input")
+    dep = next(d for d in cfg["dependencies"] if [box, "submit"] in d["targets"])
+    return dep["id"], box
+
+
+async def chat_once(http: httpx.AsyncClient, event: tuple[int, int], question: str, n: int) -> bool:
+    """One chat question the browser's way: join the queue, read the session's event stream until the
+    event completes. A fresh session each time (no history)."""
+    session = f"bench{n:08d}{os.getpid()}"
+    r = await http.post("/gradio_api/queue/join", json={"data": [question, None, None, None], "fn_index": event[0],
+                        "trigger_id": event[1], "session_hash": session, "event_data": None})
+    if r.status_code != 200:
+        return False
+    async with http.stream("GET", "/gradio_api/queue/data", params={"session_hash": session}) as stream:
+        async for line in stream.aiter_lines():
+            if line.startswith("data:") and '"process_completed"' in line:
+                return '"success": true' in line or '"success":true' in line
+    return False
+
+
+@dataclass
+class Mixed:
+    seconds: float
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {"ask": [], "search": [], "chat": []})
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def pct(self, kind: str, q: float) -> float:
+        xs = sorted(self.latencies[kind])
+        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000 if xs else float("nan")
+
+    def api(self) -> list[float]:
+        return self.latencies["ask"] + self.latencies["search"]
+
+    def api_pct(self, q: float) -> float:
+        xs = sorted(self.api())
+        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000 if xs else float("nan")
+
+
+async def mixed_load(base: str, run: Mixed, kinds: list[str]) -> None:
+    event = chat_event(base)
+    deadline = time.monotonic() + run.seconds
+    limits = httpx.Limits(max_connections=2 * len(kinds), max_keepalive_connections=2 * len(kinds))
+
+    async def client(i: int, kind: str, http: httpx.AsyncClient) -> None:
+        n = i
+        while time.monotonic() < deadline:
+            q = QUESTIONS[n % len(QUESTIONS)]
+            n += 1
+            t0 = time.perf_counter()
+            try:
+                if kind == "ask":
+                    r = await http.post("/api/ask", json={"question": q, "history": []})
+                    ok = r.status_code == 200
+                elif kind == "search":
+                    r = await http.get("/api/search", params={"q": q, "k": 5})
+                    ok = r.status_code == 200
+                else:
+                    ok = await chat_once(http, event, q, i * 100_000 + n)
+            except httpx.HTTPError as exc:
+                ok, kind_err = False, type(exc).__name__
+                run.errors[f"{kind} {kind_err}"] = run.errors.get(f"{kind} {kind_err}", 0) + 1
+                continue
+            if ok:
+                run.latencies[kind].append(time.perf_counter() - t0)
+            else:
+                run.errors[kind] = run.errors.get(kind, 0) + 1
+
+    started = time.monotonic()
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
+        await asyncio.gather(*(client(i, k, http) for i, k in enumerate(kinds)))
+    run.seconds = time.monotonic() - started
+
+
+def pctl(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000 if xs else float("nan")
+
+
+def paired(base: str, n: int) -> dict[str, list[float]]:
+    """One client, one request at a time, interleaved so that the shared box's load hits each the same:
+    `Tutor.ask` in this process, then the same question over `POST /api/ask`, then `GET /healthz`
+    (the HTTP floor); plus the pieces the route adds on top of `Tutor.ask` and the reply size."""
+    from fastapi.encoders import jsonable_encoder
+    from pydantic import TypeAdapter
+
+    from s2r_tutor import Tutor
+    from s2r_tutor.models import Answer
+    from s2r_tutor.settings import Settings
+
+    tutor = Tutor.load(Settings(), progress=False)
+    adapter = TypeAdapter(Answer)
+    out: dict[str, list[float]] = {k: [] for k in ("local", "api", "healthz", "validate", "dump", "bytes", "ratio")}
+    with httpx.Client(base_url=base, timeout=60) as http:
+        for i in range(n + 16):
+            q = QUESTIONS[i % len(QUESTIONS)]
+            t0 = time.perf_counter()
+            answer = tutor.ask(q)
+            local = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            adapter.validate_python(jsonable_encoder(answer))  # what FastAPI does with a response_model
+            validate = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            answer.model_dump_json()
+            dump = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            r = http.post("/api/ask", json={"question": q, "history": []})
+            api = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            http.get("/healthz")
+            health = time.perf_counter() - t0
+            if i < 16:  # warm-up
+                continue
+            for k, v in (("local", local), ("api", api), ("healthz", health), ("validate", validate), ("dump", dump),
+                         ("bytes", len(r.content)), ("ratio", api / local)):
+                out[k].append(v)
+    return out
+
+
+def run_mix(seconds: float, clients: int = 10) -> str:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    kinds = (["ask"] * 4 + ["search"] * 3 + ["chat"] * 3) * max(1, clients // 10)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(port, 2, "1", Path(tmp))
+        try:
+            wait_ready(base, proc)
+            seq = paired(base, 160)
+            run = Mixed(seconds)
+            asyncio.run(mixed_load(base, run, kinds))
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    local = {"ask": seq["local"], "validate": seq["validate"], "dump": seq["dump"]}
+    ask_p50, api_p50 = pctl(local["ask"], 0.5), pctl(seq["api"], 0.5)
+    lines = [
+        "## Chat beside the API, and the serving overhead (#15)",
+        "",
+        f"`python bench/api_load.py --mix --seconds {seconds:.0f}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}), "
+        f"web_concurrency 2, OMP_NUM_THREADS 1, {os.cpu_count()} cores, load average before "
+        f"{load_before[0]:.2f} (a shared box).",
+        "",
+        "One client, one request at a time, 160 of each, interleaved (in-process ask, the same question over",
+        "HTTP, /healthz) so that the shared box's load falls on each alike:",
+        "",
+        "| what | p50 ms | p95 ms |",
+        "|---|---:|---:|",
+        f"| `Tutor.ask` in-process | {ask_p50:.1f} | {pctl(local['ask'], 0.95):.1f} |",
+        f"| … FastAPI's response_model re-validation of the Answer | {pctl(local['validate'], 0.5):.2f} | {pctl(local['validate'], 0.95):.2f} |",
+        f"| … `Answer.model_dump_json()` | {pctl(local['dump'], 0.5):.2f} | {pctl(local['dump'], 0.95):.2f} |",
+        f"| `GET /healthz` over loopback (the HTTP + middleware floor) | {pctl(seq['healthz'], 0.5):.1f} | {pctl(seq['healthz'], 0.95):.1f} |",
+        f"| `POST /api/ask` over loopback | {api_p50:.1f} | {pctl(seq['api'], 0.95):.1f} |",
+        "",
+        f"Serving overhead at one client: p50 {api_p50 - ask_p50:.1f} ms, {100 * (api_p50 / ask_p50 - 1):.0f} % over "
+        f"in-process; median of the per-question ratio HTTP/in-process {statistics.median(seq['ratio']):.2f} "
+        f"(reply size p50 {statistics.median(seq['bytes']) / 1000:.1f} kB).",
+        "",
+        f"Mixed load, {len(kinds)} concurrent clients for {run.seconds:.0f} s: "
+        f"{kinds.count('ask')} on `/api/ask`, {kinds.count('search')} on `/api/search`, {kinds.count('chat')} chatting "
+        "through Gradio's queue (join + event stream, as the browser does, one fresh session per question):",
+        "",
+        "| kind | requests | p50 ms | p95 ms |",
+        "|---|---:|---:|---:|",
+        *(f"| {k} | {len(run.latencies[k])} | {run.pct(k, 0.5):.0f} | {run.pct(k, 0.95):.0f} |" for k in ("ask", "search", "chat")),
+        f"| API (ask + search) | {len(run.api())} | {run.api_pct(0.5):.0f} | {run.api_pct(0.95):.0f} |",
+        "",
+        f"Chat p95 / API p95 = {run.pct('chat', 0.95) / run.api_pct(0.95):.2f} (target ≤ 2); errors: "
+        f"{sum(run.errors.values())}{' ' + str(run.errors) if run.errors else ''}.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+MIX_START = "<!-- mix: written by `python bench/api_load.py --mix` -->"
+MIX_END = "<!-- /mix -->"
+
+
+def write_mix(section: str) -> None:
+    """Replace (or append) the --mix section of API_RESULTS.md, leaving the rest as it is."""
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# HTTP API under load\n"
+    block = f"{MIX_START}\n{section}{MIX_END}\n"
+    if MIX_START in text and MIX_END in text:
+        head, rest = text.split(MIX_START, 1)
+        text = head + block + rest.split(MIX_END, 1)[1].lstrip("\n")
+    else:
+        text = text.rstrip("\n") + "\n\n" + block
+    RESULTS.write_text(text, encoding="utf-8")
+    print(f"wrote {RESULTS.relative_to(ROOT)}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--clients", default="8,32", help="comma-separated client counts (default 8,32)")
@@ -210,7 +418,15 @@ def main() -> int:
                    help="also run web_concurrency 1 and 2 at the first client count with OMP_NUM_THREADS=2 "
                         "(the server's default is 1)")
     p.add_argument("--no-write", action="store_true", help="print only; do not write bench/API_RESULTS.md")
+    p.add_argument("--mix", action="store_true",
+                   help="#15: the serving overhead at one client, then 40%% ask / 30%% search / 30%% chat")
     args = p.parse_args()
+    if args.mix:
+        section = run_mix(args.seconds)
+        print(section)
+        if not args.no_write:
+            write_mix(section)
+        return 1 if "errors: 0." not in section else 0
     clients = [int(c) for c in args.clients.split(",")]
     load_before = os.getloadavg()
     print(HEADER, flush=True)

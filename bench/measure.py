@@ -6,12 +6,8 @@ import os
 import time
 from typing import Callable, Iterable
 
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100) of a non-empty list."""
-    s = sorted(values)
-    rank = max(1, min(len(s), int(-(-p * len(s) // 100))))  # ceil(p/100 * n), clamped
-    return s[rank - 1]
+# One nearest-rank percentile for the whole project: the eval report's (also imported from here).
+from s2r_tutor.evaluation.metrics import percentile  # noqa: F401  (re-exported)
 
 
 def summarize(ms: list[float]) -> dict:

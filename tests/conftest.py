@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from embedding_memo import Memo
 from s2r_tutor import Tutor
+from s2r_tutor.embedders import get_embedder
 from s2r_tutor.settings import PROJECT_ROOT, Settings
 
 ROOT = PROJECT_ROOT
@@ -26,13 +28,19 @@ def index_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def settings(index_dir) -> Settings:
-    return Settings(corpus_dir=CORPUS, index_dir=index_dir)
+def settings(index_dir, tmp_path_factory) -> Settings:
+    # Progress, notes, feedback and the question log go to a temporary store, not the checkout's var/.
+    var = tmp_path_factory.mktemp("var")
+    return Settings(corpus_dir=CORPUS, index_dir=index_dir, study_db=var / "study.sqlite3",
+                    feedback_file=var / "feedback.jsonl")
 
 
 @pytest.fixture(scope="session")
 def tutor(settings) -> Tutor:
-    return Tutor.load(settings, progress=False)
+    """The real card and the real default embedder, wrapped in a `Memo` so that tests which rebuild
+    over the same text (e.g. a new card beside this one) embed only what is new."""
+    embedder = Memo(get_embedder(settings.embedder, settings.embedder_model))
+    return Tutor.load(settings, embedder=embedder, progress=False)
 
 
 # --- headless Chromium (Debian's package; Playwright never downloads a browser) -------------------
@@ -56,3 +64,21 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
+
+
+# --- a real PostgreSQL on loopback (tests/pgserver.py), started once per session when asked for ----
+@pytest.fixture(scope="session")
+def postgres():
+    from pgserver import PostgresServer, missing_reason
+
+    reason = missing_reason()
+    if reason and "apt" in reason and "neither" not in reason:
+        pytest.fail(reason)
+    if reason:
+        pytest.skip(reason)
+    server = PostgresServer().start()
+    yield server
+    from s2r_tutor.store import close_stores
+
+    close_stores()  # pooled connections closed before their server goes
+    server.stop()

@@ -11,33 +11,32 @@ import pytest
 from s2r_tutor.answer import render_text
 from s2r_tutor.answer.templates import Templates
 from s2r_tutor.errors import TemplateError
+from s2r_tutor.evaluation.metrics import chinese_share
 from s2r_tutor.settings import PROJECT_ROOT
 
-# (question, intent, phrases that must appear in the answer). English answers quote the card's
-# aligned English rendering (issue 17), so their phrases are the card's English sentences.
+# (question, intent, phrases that must appear in the answer)
 PER_INTENT = [
     ("什么是Sim2Real", "definition", ["Simulation to Reality", "迁移到真实机器人"]),
-    ("What is Sim2Real?", "definition", ["Simulation to Reality", "In one sentence"]),
+    ("What is Sim2Real?", "definition", ["Simulation to Reality", "迁移到真实机器人"]),
     ("为什么要先在仿真里训练？", "why_simulation", ["设备磨损", "人员安全", "并行训练", "噪声"]),
-    ("Why train in simulation instead of on the real robot?", "why_simulation", ["A · Cost", "equipment wear",
-                                                                                  "parallel training"]),
+    ("Why train in simulation instead of on the real robot?", "why_simulation", ["A · Cost", "设备磨损", "并行训练"]),
     ("从仿真训练到真实部署的流程", "loop", ["构建仿真环境", "现场适配", "真实部署"]),
-    ("What are the steps from simulation to deployment?", "loop", ["Large-scale training", "Real deployment"]),
+    ("What are the steps from simulation to deployment?", "loop", ["大规模训练", "真实部署"]),
     ("为什么仿真里会走，真实机器人却可能不会？", "reality_gap", ["摩擦系数", "响应延迟", "Reality Gap"]),
-    ("What causes the reality gap?", "reality_gap", ["Friction", "sensors are noisy", "approximation"]),
+    ("What causes the reality gap?", "reality_gap", ["摩擦系数", "传感器会有噪声", "近似"]),
     ("Sim2Real 怎么缩小差距？", "methods", ["域随机化", "系统辨识", "真机微调", "鲁棒策略"]),
     ("How do you close the sim-to-real gap?", "methods", ["Domain Randomization", "System Identification",
                                                           "Real-world Fine-tuning", "Robust Policy"]),
     ("Sim2Real 只是一个软件问题吗？", "physical_system", ["不是", "减速器", "世界模型"]),
-    ("Is sim2real just a software problem?", "physical_system", ["motor performance", "Robot body"]),
+    ("Is sim2real just a software problem?", "physical_system", ["不是", "电机性能"]),
     ("为什么 Sim2Real 很难？", "why_hard", ["真实世界无法被完全模拟", "真机验证仍然不可避免"]),
-    ("Why is Sim2Real hard?", "why_hard", ["parameters have errors", "perfect copy"]),
+    ("Why is Sim2Real hard?", "why_hard", ["本体参数存在误差", "完美复制品"]),
     ("帮我快速记忆 Sim2Real", "quick_memory", ["Simulation", "Reality Gap", "Adaptation", "Deployment"]),
-    ("sim2real key takeaways", "quick_memory", ["Deployment", "stand up to validation in the real world"]),
+    ("sim2real key takeaways", "quick_memory", ["Deployment", "经得住真实世界验证"]),
     ("Sim2Real 有哪些相关概念？", "related", ["04-04", "04-07", "单一仿真条件"]),
     ("What concepts are related to Sim2Real?", "related", ["04-06", "Robot data"]),
     ("强化学习和 Sim2Real 有什么区别？", "rl_vs_sim2real", ["强化学习 ≠ Sim2Real"]),
-    ("How is RL different from Sim2Real?", "rl_vs_sim2real", ["Bottom line", "reinforcement learning ≠ Sim2Real"]),
+    ("How is RL different from Sim2Real?", "rl_vs_sim2real", ["强化学习 ≠ Sim2Real", "服务的不只限于强化学习"]),
 ]
 
 
@@ -46,8 +45,13 @@ def test_intent_answers_in_both_languages(tutor, question, intent, phrases):
     answer = tutor.ask(question)
     assert answer.intent == intent and not answer.refused
     assert answer.language == ("en" if question.isascii() else "zh")
+    # An English answer shows the aligned English (issue 17); the card's Chinese it renders is in
+    # the citations' quotes, so the key phrases are looked for there.
+    shown = answer.answer + " " + " ".join(c.quote for c in answer.citations if answer.language == "en")
     for p in phrases:
-        assert p in answer.answer, p
+        assert p in shown, p
+    if answer.language == "en":
+        assert chinese_share(answer.answer) <= 0.25
     assert answer.followups and all(f != question for f in answer.followups)
     assert answer.backend == "template"
 
@@ -60,10 +64,10 @@ def test_rl_table_every_cell_cited_and_bottom_line(tutor, question):
     for row in rows[2:]:
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert len(cells) == 3 and all("[" in c for c in cells[1:]), row
-    zh = answer.language == "zh"  # English answers quote the card's aligned English (issue 17)
-    bottom = "强化学习 ≠ Sim2Real" if zh else "reinforcement learning ≠ Sim2Real"
-    assert bottom in answer.answer.split(rows[-1])[1]  # the bottom line comes after the table
-    assert ("可以在仿真或真实环境中训练" if zh else "Can train in simulation or in the real environment") in answer.answer
+    lead = answer.answer.split(rows[0])[0]
+    assert "≠" in lead  # the difference leads, before the table ("强化学习 ≠ Sim2Real", in either language)
+    shown = answer.answer if answer.language == "zh" else " ".join(c.quote for c in answer.citations)
+    assert "可以在仿真或真实环境中训练" in shown
 
 
 # (complaint, a card scenario it must resemble, gap-factor tags that must be named)
@@ -72,11 +76,11 @@ SCENARIOS = [
     ("空载正常，背上设备后步态不稳定。", "负载变化", ["本体参数 / 负载变化"]),
     ("换了一批传感器以后效果变差。", "更换传感器", ["传感器差异 / 噪声"]),
     ("仿真测试全部通过，但现场动作精度不够。", "现场精度", ["模型误差 / 控制"]),
-    ("机器狗一到户外草地就走不稳", "实验室到工厂", ["地面 / 摩擦", "环境变化 / 泛化"]),
+    ("机器狗一到户外草地就走不稳", "实验室到工厂", ["地面 / 摩擦"]),
     ("换了新电机以后动作变慢", "现场精度", ["本体 / 电机性能", "模型误差 / 控制"]),
     ("载重以后容易摔", "负载变化", ["本体参数 / 负载变化"]),
-    ("the arm is less precise on site than in simulation", "on-site precision", ["model error / control"]),
-    ("after we mounted a heavier battery the quadruped keeps tipping over", "payload change", ["payload change"]),
+    ("the arm is less precise on site than in simulation", "on-site precision", ["model error"]),
+    ("after we mounted a heavier battery the quadruped keeps tipping over", "payload change", ["payload"]),
     ("客户现场光线很强，视觉抓取老是抓偏", "更换传感器", ["传感器差异 / 噪声"]),
 ]
 
@@ -89,12 +93,12 @@ def test_scenario_walkthrough(tutor, complaint, pattern, factors):
     assert pattern in text
     for f in factors:
         assert f in text, f
+    assert "核对：" in text or "Check:" in text  # what to check next: checks, not the list of methods
     cited = {c.chunk_id for c in answer.citations}
-    assert "04-08#reality-gap" in cited  # why: the reality-gap section
-    assert cited & {"04-08#domain-randomization", "04-08#system-identification",
-                    "04-08#real-world-fine-tuning", "04-08#robust-policy"}  # what to check: the methods
-    validation = "真机安全验证仍然不可省略" if answer.language == "zh" else "safety validation on the real robot"
-    assert validation in text  # and real-machine validation
+    methods = cited & {"04-08#domain-randomization", "04-08#system-identification",
+                       "04-08#real-world-fine-tuning", "04-08#robust-policy"}
+    assert len(methods) <= 2  # only the method the card ties to each named factor
+    assert len(text) <= 900
 
 
 @pytest.mark.parametrize("question,history", [
@@ -118,7 +122,7 @@ def test_a_chain_of_followups_keeps_its_topic(tutor):
 def test_english_question_gets_english_framing_and_chinese_quotes(tutor):
     answer = tutor.ask("Why is Sim2Real hard?")
     assert answer.language == "en"
-    assert answer.answer.startswith("**Why is Sim2Real hard?**")
+    assert "The card gives these reasons" in answer.answer
     assert all(any("\u4e00" <= ch <= "\u9fff" for ch in c.quote) for c in answer.citations)
     assert all(f.isascii() for f in answer.followups)
 
@@ -162,14 +166,14 @@ def test_templates_are_validated_at_load(tmp_path: Path):
 
 @pytest.mark.parametrize("question,tag", [
     ("客户说机器人在实验室走得好好的，到了工厂就老摔，怎么回事？", "地面 / 摩擦"),
-    ("the robot does fine in our lab but keeps falling at the customer's plant", "ground / friction"),
+    ("the robot does fine in our lab but keeps falling at the customer's plant", "friction"),
 ])
-def test_scenario_brings_every_factor_the_card_tags_it_with(tutor, question, tag):
-    """A complaint that resembles the card's lab-to-factory scenario gets that scenario's tagged
-    factors (地面 / 摩擦 as well as 泛化), even when it names no floor or friction itself."""
+def test_a_story_that_names_only_the_place_gets_the_scenarios_tagged_factor(tutor, question, tag):
+    """A complaint that names no factor but resembles the card's lab-to-factory scenario gets the factor
+    the card tags that scenario with (地面 / 摩擦), not every factor."""
     a = tutor.ask(question)
     assert a.intent == "scenario" and tag in a.answer
-    assert any(c.chunk_id == "04-08#reality-gap" and "摩擦" in c.quote for c in a.citations)
+    assert "传感器" not in a.answer.split("[")[0] and "payload" not in a.answer
 
 
 @pytest.mark.parametrize("lang_question, label", [
@@ -189,6 +193,7 @@ def test_the_top_ranked_section_always_speaks(tutor, lang_question, label):
     top = tutor.chunks[plan.ranked[0].idx]
     assert top.anchor == "related-robot-data"
     plan.intent, plan.focus = Intent.why_simulation, Focus(question=lang_question)  # a builder that never cites it
+    plan.act, plan.reading = "define", None  # and no lead sentence from the act
     text, citations = answerer.compose(plan, lang)
     by_id = {c.chunk_id: c for c in citations}
     assert label in text and top.chunk_id in by_id

@@ -25,24 +25,16 @@ def test_labels_are_intent_values():
     assert {label for _, label in DEV + COLLOQUIAL_DEV + BATCH_3 + BATCH_4 + BATCH_5 + BATCH_6 + HELD_OUT + [(q, l) for _, q, l in FOLLOWUPS]} <= names
 
 
-# No phrase rule fires for these; the intent comes from the top-ranked section, and since search reads the
-# card's reader questions (hit@1 up on every question set, e.g. holdout3 0.83 -> 0.92) a neighbour
-# ranks first for them. Strict: the day they pass again, this list must shrink.
-KNOWN_MISSES = {
-    "仿真地面太平整了，会有什么问题": "scenario-precision ('仿真测试全部通过…') outranks reality-gap",
-    "在电脑里练机器人到底图个啥": "intro (definition) outranks plain-language",
-    "is a perfect simulator the end goal of sim2real?": "reality-gap outranks why-hard",
-}
-DEV_INTENTS = [pytest.param(q, label, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[q]))
-               if q in KNOWN_MISSES else (q, label)
-               for q, label in DEV + COLLOQUIAL_DEV + BATCH_3 + BATCH_4 + BATCH_5]
+DEV_INTENTS = DEV + COLLOQUIAL_DEV + BATCH_3 + BATCH_4 + BATCH_5
 
 
-@pytest.mark.parametrize("question,intent", DEV_INTENTS, ids=lambda v: v if isinstance(v, str) else None)
-def test_dev_intent(ask, question, intent):
-    answer = ask(question)
-    assert not answer.refused, f"in-scope question refused: {question}"
-    assert answer.intent == intent
+def test_dev_intent_accuracy(ask):
+    """A threshold over the labelled lists, not one phrasing per test (issue 14). These questions are
+    also labelled examples in data/acts.jsonl, so the bar is high; holdout4-6 (not examples) are the
+    estimate for new phrasings (docs/answering.md)."""
+    answers = [(ask(q), label) for q, label in DEV_INTENTS]
+    assert not [q for (a, _), (q, _) in zip(answers, DEV_INTENTS) if a.refused]
+    assert sum(a.intent == label for a, label in answers) / len(answers) >= 0.97
 
 
 def test_held_out_accuracy(ask):

@@ -22,7 +22,7 @@ from s2r_tutor.models import Answer, Citation, Hit
 from s2r_tutor.settings import PROJECT_ROOT
 from s2r_tutor.web.api import allowed_origins
 from s2r_tutor.web.feedback import Feedback, FeedbackLog
-from s2r_tutor.web.render import answer_markdown, sources_block, user_text
+from s2r_tutor.web.render import answer_markdown, sources_markdown, user_text
 from s2r_tutor.web.server import build_app, running
 
 PORTAL = "http://localhost:8080"
@@ -90,7 +90,12 @@ def test_docs_are_offline(client):
     assert {"/api/ask", "/api/search", "/healthz"} <= set(spec["paths"])
     page = client.get("/docs")
     assert page.status_code == 200 and "/api/ask" in page.text
-    assert "cdn" not in page.text.lower() and "<script" not in page.text
+    assert "cdn" not in page.text.lower()
+    # one same-origin script (the try-it forms), nothing inline, examples per route (#15)
+    assert page.text.count("<script") == 1 and '<script src="docs/try.js"></script>' in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert page.text.count("Example request") == 3 and "Example response" in page.text
+    assert client.get("/docs/try.js").status_code == 200
 
 
 def test_chat_page_is_served(client):
@@ -220,8 +225,9 @@ def test_user_text_and_corpus_text_are_escaped():
     assert "<script" not in answer_markdown("a <script>alert(1)</script> **b** [1]")
     assert "](" not in answer_markdown("[x](javascript:alert(1)) ![i](http://evil.example/p.png) [1]")
     c = Citation(marker=1, chunk_id="04-08#x", section="卡 > <b>章节</b>", quote=XSS, text=XSS, source="a.md")
-    block = sources_block([c], "zh")
-    assert "<img" not in block and "<b>" not in block and "[1]" in block and block.startswith("<details")
+    block = sources_markdown([c], "zh")
+    # Markdown, so every '<' is backslash-escaped: it renders as text, never as a tag
+    assert not re.search(r"(?<!\\)<", block) and block.startswith("1. ") and "img src" in block
 
 
 def test_xss_question_round_trips_as_text(client):
@@ -231,7 +237,7 @@ def test_xss_question_round_trips_as_text(client):
 
 
 def test_feedback_log_appends_whole_lines(tmp_path):
-    log = FeedbackLog(tmp_path / "sub" / "feedback.jsonl")
+    log = FeedbackLog(tmp_path / "sub" / "store.sqlite3")
     rec = Feedback(liked=True, question="什么是 Sim2Real？", answer="x [1]", citations=["04-08#summary"])
     threads = [threading.Thread(target=lambda: [log.append(rec) for _ in range(25)]) for _ in range(4)]
     for t in threads:
@@ -250,7 +256,7 @@ def test_python_app_py_serves_the_chat(settings, tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "S2R_PORT": str(port), "S2R_INDEX_DIR": str(settings.index_dir),
-           "S2R_FEEDBACK_FILE": str(tmp_path / "feedback.jsonl")}
+           "S2R_FEEDBACK_FILE": str(tmp_path / "feedback.jsonl"), "S2R_STUDY_DB": str(tmp_path / "study.sqlite3")}
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=PROJECT_ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -270,3 +276,4 @@ def test_python_app_py_serves_the_chat(settings, tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stderr.close()

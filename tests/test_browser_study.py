@@ -11,6 +11,7 @@ from conftest import ARTIFACTS, BROWSER_MARKS
 
 from s2r_tutor.study.bank import generate_bank
 from s2r_tutor.study.progress import StudyStore
+from s2r_tutor.web.identity import COOKIE, issue_token
 
 pytestmark = BROWSER_MARKS
 
@@ -20,7 +21,14 @@ TIMEOUT_MS = 90_000  # the 2-core box is shared
 @pytest.fixture(scope="module")
 def study_settings(settings, tmp_path_factory):
     var = tmp_path_factory.mktemp("study-var")
-    return settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
+    # a reader secret: readers come from signed ?reader_token= links; a page without one is anonymous
+    return type(settings).model_validate({**settings.model_dump(), "feedback_file": var / "feedback.jsonl",
+                                          "study_db": var / "study.sqlite3", "reader_secret": "s" * 40})
+
+
+def as_reader(study_settings, reader: str) -> str:
+    """The page path a portal links a signed-in reader to."""
+    return "/?reader_token=" + issue_token(study_settings, reader, 3600)
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +72,7 @@ def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_
     page.on("request", lambda r: None if r.url.startswith((base_url, "data:", "blob:", "about:"))
             else offsite.append(r.url))
     try:
-        open_quiz(page, base_url + "/?reader=browser-ann")
+        open_quiz(page, base_url + as_reader(study_settings, "browser-ann"))
         assert "browser-ann" in page.locator("#study-quiz-status").inner_text()
         question = page.locator("#study-quiz-question")
         assert first.question in question.inner_text()
@@ -75,6 +83,7 @@ def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_
         feedback = page.locator("#study-quiz-feedback")
         feedback.get_by_text("正确").first.wait_for()
         assert f"[{first.chunk_id}]" in feedback.inner_text()
+        page.locator("#study-quiz-status").get_by_text("已答 1 题").wait_for()  # the status line follows (#15)
 
         # the next question; a wrong answer shows the expected one and quotes the cited passage
         page.locator("#study-quiz-next").click()
@@ -82,6 +91,7 @@ def test_quiz_tab_grades_an_answer_with_cited_feedback(browser, base_url, study_
         page.locator("#study-quiz-answer textarea").fill("我不知道")
         page.locator("#study-quiz-submit").click()
         feedback.get_by_text("不正确").wait_for()
+        page.locator("#study-quiz-status").get_by_text("已答 2 题").wait_for()
         text = feedback.inner_text()
         assert f"[{second.chunk_id}]" in text and second.quote[:20] in text
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -101,7 +111,7 @@ def test_quiz_and_flashcards_in_english(browser, base_url, study_settings, tutor
     first, second = bank[0], bank[1]
     context, page, _ = new_page(browser)
     try:
-        open_quiz(page, base_url + "/?reader=browser-en")
+        open_quiz(page, base_url + as_reader(study_settings, "browser-en"))
         question = page.locator("#study-quiz-question")
         assert first.question in question.inner_text()
         page.locator("#study-quiz-lang label", has_text="English").click()
@@ -137,11 +147,13 @@ def test_quiz_and_flashcards_in_english(browser, base_url, study_settings, tutor
     assert stats[first.id].last_verdict == "wrong"
 
 
-def test_reader_from_header_choice_by_option_and_notes(browser, base_url, study_settings, tutor):
+def test_anonymous_reader_choice_by_option_and_notes(browser, base_url, study_settings, tutor):
+    """Without a token (and an unsigned X-Reader-Id ignored) the browser is its own anonymous reader,
+    kept in its cookie: quiz answers and notes land under that id, and the page never shows it."""
     context, page, _ = new_page(browser, extra_http_headers={"X-Reader-Id": "hdr-bob"})
     try:
         open_quiz(page, base_url + "/")
-        assert "hdr-bob" in page.locator("#study-quiz-status").inner_text()
+        assert "anonymous" in page.locator("#study-quiz-status").inner_text()
         # pick an option with the radio buttons when the question has options
         for _ in range(6):
             radios = page.locator("#study-quiz-choices input[type=radio]")
@@ -169,20 +181,22 @@ def test_reader_from_header_choice_by_option_and_notes(browser, base_url, study_
         open_card_section(page, notes_section(tutor))
         card_note = page.locator(".prose.s2r-card-notes", has_text="客户工厂地面更滑，先查摩擦参数")
         card_note.wait_for()
-        assert "hdr-bob" in card_note.inner_text()
+        assert "anonymous" in card_note.inner_text()
         page.get_by_role("tab", name="笔记 Notes").click()
         page.locator("#study-notes-export").click()
         link = page.locator("#study-notes-file [data-testid='download-link']")
         link.wait_for()
-        assert link.get_attribute("download") == "notes-hdr-bob.md"
+        assert link.get_attribute("download") == "notes.md"
         exported = page.request.get(link.get_attribute("href")).text()
-        assert exported.startswith("# 我的笔记 · hdr-bob") and "客户工厂地面更滑" in exported
+        assert exported.startswith("# 我的笔记 · 匿名 anonymous") and "客户工厂地面更滑" in exported
         page.screenshot(path=str(ARTIFACTS / "study-notes.png"), full_page=True)
+        anon = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
     finally:
         context.close()
     store = StudyStore(study_settings.study_db)
-    assert [n.text for n in store.notes("hdr-bob")] == ["客户工厂地面更滑，先查摩擦参数"]
-    assert store.stats("hdr-bob")  # the option answer was recorded for the header's reader
+    assert [n.text for n in store.notes(anon)] == ["客户工厂地面更滑，先查摩擦参数"]
+    assert store.stats(anon)  # the option answer was recorded for this browser's reader
+    assert not store.notes("hdr-bob") and not store.stats("hdr-bob")
 
 
 def test_card_tab_shows_only_this_readers_notes_as_text(browser, base_url, study_settings, tutor):
@@ -193,13 +207,13 @@ def test_card_tab_shows_only_this_readers_notes_as_text(browser, base_url, study
     context, page, _ = new_page(browser)
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
-        page.goto(base_url + "/?reader=card-cat", wait_until="load")
+        page.goto(base_url + as_reader(study_settings, "card-cat"), wait_until="load")
         page.get_by_role("tab", name="笔记 Notes").click()
         page.locator("#study-notes-text textarea").fill(probe)
         page.locator("#study-notes-save").click()
         page.locator("#study-notes-list").get_by_text("粗体").wait_for()
 
-        page.goto(base_url + "/?reader=card-cat", wait_until="load")  # a fresh page: filled on load
+        page.goto(base_url + as_reader(study_settings, "card-cat"), wait_until="load")  # a fresh page: filled on load
         open_card_section(page, notes_section(tutor))
         card_note = page.locator(".prose.s2r-card-notes", has_text="onerror")
         card_note.wait_for()
@@ -209,7 +223,7 @@ def test_card_tab_shows_only_this_readers_notes_as_text(browser, base_url, study
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         card_note.screenshot(path=str(ARTIFACTS / "study-card-notes.png"))
 
-        page.goto(base_url + "/?reader=card-dog", wait_until="load")  # another reader sees none of it
+        page.goto(base_url + as_reader(study_settings, "card-dog"), wait_until="load")  # another reader sees none of it
         open_card_section(page, notes_section(tutor))
         page.wait_for_timeout(1000)
         assert not any("onerror" in t for t in page.locator(".prose.s2r-card-notes").all_inner_texts())

@@ -15,7 +15,7 @@ from s2r_tutor.embedders import get_embedder
 from s2r_tutor.errors import CorpusError
 from s2r_tutor.text import normalize
 from test_corpus import CARD, CORPUS
-from test_reliability_support import QUESTIONS, small_corpus, write_card
+from reliability_support import QUESTIONS, small_corpus, write_card
 
 ZH = re.compile(r"[\u4e00-\u9fff]")
 

@@ -18,7 +18,7 @@ from s2r_tutor.cli import main
 from test_index import CARD, child_env, small_corpus  # noqa: F401  (small_corpus is a fixture)
 
 SCRIPT = Path(sys.executable).with_name("s2r-tutor")
-VERBS = ["index", "search", "ask", "eval", "serve", "quiz"]
+VERBS = ["index", "search", "ask", "eval", "serve", "quiz", "info", "insights"]
 
 
 def run_script(*args: str) -> subprocess.CompletedProcess:
@@ -203,3 +203,22 @@ def test_unwritable_index_dir_still_answers(small_corpus, tmp_path, cli):
     assert code == 0, err
     assert json.loads(out)["hits"]
     assert "cannot write the index" in err
+
+
+def test_serve_refuses_to_start_on_a_broken_template(tmp_path, settings):
+    """Issue 16: a template that uses a variable it may not is a start-up error of one clear line
+    (exit 1), not a server that answers every question with a 503."""
+    import shutil
+
+    from s2r_tutor.settings import PROJECT_ROOT
+
+    broken = tmp_path / "prompts"
+    shutil.copytree(PROJECT_ROOT / "prompts", broken)
+    for f in broken.glob("*.md"):
+        f.write_text(f.read_text("utf-8") + "\n$secret_instructions\n", "utf-8")
+    env = {**os.environ, "S2R_PROMPTS_DIR": str(broken), "S2R_INDEX_DIR": str(settings.index_dir),
+           "S2R_HOME": str(tmp_path / "home")}
+    p = subprocess.run([sys.executable, "-m", "s2r_tutor.cli", "serve", "--port", "0"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1, (p.returncode, p.stderr[-2000:])
+    assert "secret_instructions" in p.stderr and "Traceback" not in p.stderr

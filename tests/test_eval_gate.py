@@ -56,7 +56,7 @@ def test_noise_embedder_fails_the_gate(noise, tmp_path, capsys):
 
 def test_min_flag_and_bad_cases_file(noise, tmp_path, capsys):
     # Thresholds lowered to zero by flags: the same broken run passes the gate (flags are applied).
-    flags = [f"--min={k}=0" for k in ("hit_at_1", "hit_at_3", "mrr", "intent_accuracy", "citation_validity",
+    flags = [f"--min={k}=0" for k in ("hit_at_1", "hit_at_3", "mrr", "intent_accuracy", "act_accuracy", "citation_validity",
                                        "citation_relevance", "keypoint_coverage", "refusal_precision",
                                        "refusal_recall")]
     small = tmp_path / "small.jsonl"

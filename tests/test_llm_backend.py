@@ -1,6 +1,10 @@
-"""The optional LLM answerer against real loopback HTTP servers speaking /v1/chat/completions:
-a faithful one, one that invents citations, one that hangs, one with malformed JSON, one that
-errors, and a port nobody listens on. Every failure must give the template answer, quickly."""
+"""The optional LLM answerer against servers speaking /v1/chat/completions: a faithful one, one that
+invents citations, one with malformed JSON, one that errors, one that hangs, and a port nobody
+listens on. Every failure must give the template answer, quickly.
+
+Replies are served through httpx.MockTransport (the real client, request and response handling,
+no socket); the hanging server is a real loopback one, since the deadline is a property of the
+network path, and so is the closed port."""
 
 from __future__ import annotations
 
@@ -12,9 +16,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
+import httpx
 import pytest
 
 from s2r_tutor.answer import Answerer, get_llm
+from s2r_tutor.answer.llm import OpenAICompatLLM
 from s2r_tutor.errors import LLMError
 from s2r_tutor.settings import LLMSettings
 
@@ -42,33 +48,14 @@ BEHAVIOURS = {
 
 
 class Handler(BaseHTTPRequestHandler):
-    mode = "good"
-    seen: list[dict] = []
+    """The real loopback server: it reads the request and never answers in time."""
 
     def log_message(self, *args):  # keep test output clean
         pass
 
     def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-        if self.mode == "hang":
-            time.sleep(5)
-            return
-        if self.mode == "malformed":
-            payload, status = b'{"choices": [ this is not json', 200
-        elif self.mode == "huge":
-            payload, status = json.dumps({"choices": [{"message": {"content": "x" * 300_000}}]}).encode(), 200
-        else:
-            status, doc = BEHAVIOURS[self.mode](body["messages"][0]["content"])
-            payload = json.dumps(doc, ensure_ascii=False).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        try:
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        self.rfile.read(int(self.headers["Content-Length"]))
+        time.sleep(5)
 
 
 @pytest.fixture(scope="module")
@@ -81,10 +68,30 @@ def server():
     httpd.server_close()
 
 
-def answerer_for(tutor, base_url: str, timeout_s: float = 2.0) -> Answerer:
+def answerer_for(tutor, base_url: str, timeout_s: float = 2.0, transport: httpx.BaseTransport | None = None) -> Answerer:
     llm = LLMSettings(base_url=base_url, model="fake-model", api_key="sk-test", timeout_s=timeout_s)
     settings = tutor.settings.model_copy(update={"llm": llm})
-    return Answerer(SimpleNamespace(settings=settings, retriever=tutor.retriever, chunks=tutor.chunks))
+    client = OpenAICompatLLM(llm, transport=transport) if transport else None
+    return Answerer(SimpleNamespace(settings=settings, retriever=tutor.retriever, chunks=tutor.chunks,
+                                    embedder=tutor.embedder, index=tutor.index), llm=client)
+
+
+def mocked(tutor, mode: str) -> tuple[Answerer, list[dict]]:
+    """An answerer whose LLM replies as `mode` through httpx.MockTransport; and the requests it got."""
+    seen: list[dict] = []
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        seen.append({"path": request.url.path, "auth": request.headers.get("Authorization"), "body": body})
+        if mode == "malformed":
+            return httpx.Response(200, content=b'{"choices": [ this is not json')
+        if mode == "huge":
+            return httpx.Response(200, json={"choices": [{"message": {"content": "x" * 300_000}}]})
+        status, doc = BEHAVIOURS[mode](body["messages"][0]["content"])
+        return httpx.Response(status, content=json.dumps(doc, ensure_ascii=False).encode(),
+                              headers={"Content-Type": "application/json"})
+
+    return answerer_for(tutor, "http://llm.test/v1", transport=httpx.MockTransport(reply)), seen
 
 
 def ask(answerer: Answerer, question: str):
@@ -94,13 +101,13 @@ def ask(answerer: Answerer, question: str):
 
 
 @pytest.mark.parametrize("question", ["什么是 Sim2Real？", "Why is Sim2Real hard?"])
-def test_good_llm_answer_is_used_and_verified(tutor, server, question):
-    Handler.mode, Handler.seen = "good", []
-    answer, _ = ask(answerer_for(tutor, server), question)
+def test_good_llm_answer_is_used_and_verified(tutor, question):
+    answerer, seen = mocked(tutor, "good")
+    answer, _ = ask(answerer, question)
     assert answer.backend == "llm:fake-model"
     assert answer.citations and all(c.quote in c.text for c in answer.citations)
     assert "「" in answer.answer and "[1]" in answer.answer
-    req = Handler.seen[-1]
+    req = seen[-1]
     assert req["path"] == "/v1/chat/completions" and req["auth"] == "Bearer sk-test"
     assert req["body"]["model"] == "fake-model"
     assert "[1] (04-08#" in req["body"]["messages"][0]["content"]  # numbered retrieved chunks
@@ -108,17 +115,15 @@ def test_good_llm_answer_is_used_and_verified(tutor, server, question):
 
 
 @pytest.mark.parametrize("mode", ["invent", "uncited", "no_answer", "malformed", "error", "huge"])
-def test_bad_replies_fall_back_to_the_template(tutor, server, mode):
-    Handler.mode = mode
+def test_bad_replies_fall_back_to_the_template(tutor, mode):
     template = tutor.ask("什么是 Sim2Real？")
-    answer, _ = ask(answerer_for(tutor, server), "什么是 Sim2Real？")
+    answer, _ = ask(mocked(tutor, mode)[0], "什么是 Sim2Real？")
     assert answer.backend == "template"
     assert answer.answer == template.answer
     assert "NASA" not in answer.answer
 
 
 def test_hanging_server_times_out_to_the_template(tutor, server):
-    Handler.mode = "hang"
     answer, took = ask(answerer_for(tutor, server, timeout_s=0.5), "为什么 Sim2Real 很难？")
     assert answer.backend == "template" and answer.intent == "why_hard"
     assert took < 3.0
@@ -132,10 +137,10 @@ def test_connection_refused_falls_back(tutor):
     assert answer.backend == "template" and took < 3.0
 
 
-def test_refusals_never_reach_the_llm(tutor, server):
-    Handler.mode, Handler.seen = "good", []
-    answer, _ = ask(answerer_for(tutor, server), "what is the capital of France")
-    assert answer.refused and Handler.seen == []
+def test_refusals_never_reach_the_llm(tutor):
+    answerer, seen = mocked(tutor, "good")
+    answer, _ = ask(answerer, "what is the capital of France")
+    assert answer.refused and seen == []
 
 
 def test_registry_raises_on_unknown_backend_and_is_off_by_default():

@@ -13,7 +13,7 @@ import pytest
 from s2r_tutor import Tutor
 from s2r_tutor.embedders import get_embedder
 from s2r_tutor.errors import CorpusError
-from test_reliability_support import QUESTIONS, SMALL_CARD, snapshot, small_corpus, write_card
+from reliability_support import QUESTIONS, SMALL_CARD, snapshot, small_corpus, write_card
 
 HEAD = '---\nid: "t-02"\ntitle: 第二张\n---\n'
 

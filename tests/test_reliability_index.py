@@ -22,7 +22,7 @@ from s2r_tutor.embedders import get_embedder
 from s2r_tutor.index import check_index, corpus_hash
 from s2r_tutor.settings import Settings
 from s2r_tutor.storage import atomic_write
-from test_reliability_support import REAL_CARD, HashEmbedder, snapshot, small_corpus, write_card
+from reliability_support import REAL_CARD, HashEmbedder, snapshot, small_corpus, write_card
 
 FILES = ["chunks.json", "dense.faiss", "bm25_indptr.npy", "bm25_doc_ids.npy", "bm25_weights.npy", "bm25_vocab.json"]
 

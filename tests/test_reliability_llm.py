@@ -15,7 +15,7 @@ from s2r_tutor.answer import REFUSAL
 from s2r_tutor import Tutor
 from s2r_tutor.models import Answer
 from s2r_tutor.settings import LLMSettings
-from test_reliability_support import REAL_CARD, FakeLLM, refused_url, write_card
+from reliability_support import REAL_CARD, FakeLLM, refused_url, write_card
 
 TIMEOUT = 1.5  # the LLM deadline used here; every fault must resolve within BOUND
 BOUND = 2 * TIMEOUT + 6  # connect/read deadline + the rest of the deadline + the template answer on a busy CPU
@@ -51,9 +51,22 @@ def fake():
         yield f
 
 
+_OPEN: list[Tutor] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_llm_clients():
+    """Each LLM tutor keeps an HTTP connection pool; a test closes what it opened."""
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
+
+
 def with_llm(base: Tutor, url: str, **kw) -> Tutor:
     llm = LLMSettings(base_url=url, model="fake", timeout_s=kw.pop("timeout_s", TIMEOUT), **kw)
-    return Tutor(base.settings.model_copy(update={"llm": llm}), base.embedder, base.index)
+    tutor = Tutor(base.settings.model_copy(update={"llm": llm}), base.embedder, base.index)
+    _OPEN.append(tutor)
+    return tutor
 
 
 def assert_verified(a: Answer, tutor: Tutor) -> None:

@@ -282,3 +282,14 @@ def test_the_bank_does_not_need_the_team_glossary(tutor, monkeypatch):
     assert {q.chunk_id for q in fallback} == {c.chunk_id for c in tutor.chunks}
     q = next(q for q in fallback if q.template == "example-term" and q.chunk_id == "04-08#system-identification")
     assert {"系统辨识", "System Identification"} <= set(q.accept)
+
+
+def test_a_fill_in_question_shows_one_blank_per_answer(bank):
+    """'＿＿＿（＿＿＿）' (a term and its other name both blanked) asked for one answer but showed two
+    blanks (#15): one blank now, one answer."""
+    from s2r_tutor.study.bank import BLANK
+
+    cloze = [q for q in bank if q.template == "cloze"]
+    assert cloze
+    for q in cloze:
+        assert q.question.count(BLANK) == 1, q.question

@@ -89,7 +89,7 @@ def test_a_failed_write_rolls_back(tmp_path, bank):
     store = StudyStore(tmp_path / "s.sqlite3")
     with pytest.raises(ZeroDivisionError):
         with store._conn(write=True) as conn:
-            conn.execute("INSERT INTO notes (reader, chunk_id, text, created_at) VALUES ('ann', 'x', 'y', 0)")
+            conn.exec_driver_sql("INSERT INTO notes (reader, chunk_id, text, created_at) VALUES ('ann', 'x', 'y', 0)")
             1 / 0
     assert store.notes("ann") == []
 

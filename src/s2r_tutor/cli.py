@@ -21,15 +21,22 @@ def _err(text: str) -> None:
     sys.stderr.write(f"s2r-tutor: {text}\n")
 
 
-def _tutor(args, **kw):
-    from .tutor import Tutor
+def _settings(args):
+    """Settings with the global flags (`--corpus`, `--index-dir`) applied: every verb, serve included."""
+    from .settings import Settings
 
     overrides = {}
     if getattr(args, "corpus", None):
         overrides["corpus_dir"] = Path(args.corpus)
     if getattr(args, "index_dir", None):
         overrides["index_dir"] = Path(args.index_dir)
-    return Tutor.load(**overrides, **kw)
+    return Settings(**overrides)
+
+
+def _tutor(args, **kw):
+    from .tutor import Tutor
+
+    return Tutor.load(_settings(args), **kw)
 
 
 def _snippet(text: str, width: int = 60) -> str:
@@ -81,7 +88,34 @@ def cmd_eval(args) -> int:
 def cmd_serve(args) -> int:
     from .web.server import serve
 
-    serve(host=args.host, port=args.port)
+    serve(host=args.host, port=args.port, settings=_settings(args))
+    return EXIT_OK
+
+
+def cmd_info(args) -> int:
+    from . import __version__, paths
+
+    settings = _settings(args)
+    home, why = paths.data_home()
+    if settings.home != home:
+        why = "settings"
+    root = paths.checkout_root()
+    folders = {
+        "home": str(settings.home), "corpus_dir": str(settings.corpus_dir), "prompts_dir": str(settings.prompts_dir),
+        "index_dir": str(settings.index_dir), "feedback_file": str(settings.feedback_file),
+        "study_db": str(settings.study_db),
+    }
+    info = {"version": __version__, "package": str(Path(__file__).resolve().parent),
+            "checkout": str(root) if root else None, "home_from": why, "folders": folders}
+    if args.json:
+        _out(json.dumps(info, ensure_ascii=False))
+        return EXIT_OK
+    origin = {"S2R_HOME": "S2R_HOME", "checkout": "the repo checkout", "platformdirs": "the user data folder",
+              "settings": "settings"}[why]
+    rows = [("version", __version__), ("package", info["package"]), ("checkout", info["checkout"] or "no (installed)"),
+            ("data folder", f"{folders['home']}  (from {origin})")]
+    rows += [(name, value) for name, value in folders.items() if name != "home"]
+    _out(table(("what", "where"), rows))
     return EXIT_OK
 
 
@@ -91,14 +125,55 @@ def cmd_quiz(args) -> int:
     return run_quiz_command(args, _tutor)
 
 
+def cmd_reader_token(args) -> int:
+    """One signed reader token on stdout's last line; the reader and expiry go to stderr."""
+    import time
+
+    from .settings import Settings
+    from .web.identity import issue_token, parse_ttl
+
+    settings = Settings()
+    ttl_s = parse_ttl(args.ttl) if args.ttl is not None else settings.reader_token_ttl_s
+    token = issue_token(settings, args.reader, ttl_s)
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + ttl_s))
+    sys.stderr.write(f"reader token for {args.reader!r}, expires {expires}; send it as "
+                     "'Authorization: Bearer <token>' or open /?reader_token=<token>\n")
+    _out(token)
+    return EXIT_OK
+
+
+def cmd_insights(args) -> int:
+    from . import insights
+    from .store import open_store
+
+    settings = _settings(args)
+    since_s = insights.parse_since(args.since) if args.since else None
+    store = open_store(settings)
+    if args.action == "export-cases":
+        if args.refused == args.disliked:
+            _err("export-cases needs exactly one of --refused or --disliked")
+            return EXIT_USAGE
+        for line in insights.export_cases(store, "refused" if args.refused else "disliked", since_s):
+            _out(line)
+        return EXIT_OK
+    if args.refused or args.disliked:
+        _err("--refused/--disliked go with `insights export-cases`")
+        return EXIT_USAGE
+    doc = insights.build(store, settings, since_s=since_s)
+    _out(json.dumps(doc, ensure_ascii=False) if args.json else insights.render_text(doc))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="s2r-tutor",
         description="Ask the Sim2Real concept card questions; every answer cites its sections. "
                     "Offline: the embedding model ships with the package.",
     )
-    p.add_argument("--corpus", metavar="DIR", help="folder of concept cards (default: corpus/)")
-    p.add_argument("--index-dir", metavar="DIR", help="where the index lives (default: index/)")
+    p.add_argument("--corpus", metavar="DIR", help="folder of concept cards (default: the shipped card; "
+                   "corpus/ in a checkout)")
+    p.add_argument("--index-dir", metavar="DIR", help="where the index lives (default: index/ in the data "
+                   "folder; see `s2r-tutor info`)")
     sub = p.add_subparsers(dest="verb", metavar="VERB")
 
     s = sub.add_parser("index", help="build the index if it is missing or stale")
@@ -129,6 +204,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=None, help="port (default 7860)")
     s.set_defaults(func=cmd_serve)
 
+    s = sub.add_parser("info", help="show the version and which folders are in use (data, corpus, index, ...)")
+    s.add_argument("--json", action="store_true", help="print one JSON document: {version, folders, ...}")
+    s.set_defaults(func=cmd_info)
+
+    s = sub.add_parser("reader-token", help="print a signed reader token (needs S2R_READER_SECRET)",
+                       description="Print one HS256 reader token (sub = ID, exp = now + TTL) as the last line of "
+                                   "stdout, for testing and for portal developers. Needs S2R_READER_SECRET.")
+    s.add_argument("reader", metavar="ID", help="the reader id (1-64 letters, digits, '_', '.', '@' or '-')")
+    s.add_argument("--ttl", default=None, metavar="TTL",
+                   help="lifetime: seconds or a number with s/m/h/d, e.g. 8h (default: S2R_READER_TOKEN_TTL_S, 8h)")
+    s.set_defaults(func=cmd_reader_token)
+
     s = sub.add_parser("quiz", help="practise with questions generated from the card")
     s.add_argument("--reader", default="default", help="reader id whose progress is kept")
     s.add_argument("--list", action="store_true", help="list the question bank instead of quizzing")
@@ -138,6 +225,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="language of the prompts, hints and session lines; en also gives English feedback "
                         "(default zh: feedback follows each reply's language); card text stays Chinese")
     s.set_defaults(func=cmd_quiz)
+
+    s = sub.add_parser("insights", help="what readers ask: top, refused, low-confidence and disliked questions",
+                       description="Reads the question log and feedback in the store (S2R_DATABASE_URL). "
+                                   "`insights export-cases --refused|--disliked > new.jsonl` writes eval cases "
+                                   "to label (fill expected_sections) before adding them to tests/eval/.")
+    s.add_argument("action", nargs="?", choices=["export-cases"], help="export-cases: print eval-case lines to label")
+    s.add_argument("--since", metavar="AGE", help="only the last AGE: 30m, 24h, 7d, 2w (default: everything kept)")
+    s.add_argument("--json", action="store_true", help="print one JSON document (questions, refused, "
+                   "low_confidence, disliked, sections, languages, days)")
+    s.add_argument("--refused", action="store_true", help="with export-cases: the refused questions")
+    s.add_argument("--disliked", action="store_true", help="with export-cases: the questions of disliked answers")
+    s.set_defaults(func=cmd_insights)
     return p
 
 
@@ -147,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    from pydantic import ValidationError
+
     from .errors import TutorError
 
     try:
@@ -157,6 +258,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    except ValidationError as exc:
+        # Settings from the environment: name the field and the problem, never echo the value (a
+        # too-short S2R_READER_SECRET would otherwise be printed to the terminal and CI logs).
+        _err("invalid settings: " + "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}"
+                                             for e in exc.errors()[:5]))
+        return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # last resort: one line, never a traceback (S2R_DEBUG=1 shows it)

@@ -97,6 +97,8 @@ class Answer(BaseModel):
     question: str
     language: Literal["zh", "en"]
     intent: str
+    act: str = Field("", description="what is asked (answer.acts.ACTS: define, why, how, compare, verdict, "
+                     "customer_reply, check_first, example, simpler, not_in_card, overview, out_of_scope)")
     answer: str = Field(description="Markdown with [n] markers")
     citations: list[Citation] = Field(default_factory=list)
     refused: bool = False

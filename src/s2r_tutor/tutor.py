@@ -6,8 +6,8 @@ import logging
 
 from pydantic import ValidationError
 
-from .embedders import Embedder, get_embedder
-from .errors import QueryError
+from .embedders import BoundedEmbedder, Embedder, get_embedder
+from .errors import LLMError, QueryError
 from .index import LoadedIndex, open_index
 from .models import Answer, Chunk, Hit, Turn
 from .retriever import Retriever
@@ -32,9 +32,11 @@ def _intent_prior(settings: Settings):
 class Tutor:
     def __init__(self, settings: Settings, embedder: Embedder, index: LoadedIndex):
         self.settings = settings
-        self.embedder = embedder
+        # Every query text is cut to `max_query_tokens` before the model reads it (issue 13, finding 2).
+        inner = embedder.inner if isinstance(embedder, BoundedEmbedder) else embedder
+        self.embedder = BoundedEmbedder(inner, settings.max_query_tokens)
         self.index = index
-        self.retriever = Retriever(index, embedder, settings, prior=_intent_prior(settings))
+        self.retriever = Retriever(index, self.embedder, settings, prior=_intent_prior(settings))
         self._answerer = None
 
     @classmethod
@@ -59,10 +61,13 @@ class Tutor:
         return self.index.chunks
 
     def clean_query(self, query: object) -> str:
-        """Validate and normalise user text once; truncate to `max_query_chars` (documented limit)."""
+        """Validate and normalise user text once; truncate to `max_query_chars` (documented limit).
+        What the embedder reads of it is cut further, to `max_query_tokens`."""
         if not isinstance(query, str):
             raise QueryError("the question must be text")
-        text = clean_input(query)
+        # Only a prefix is cleaned: cleaning reads every character, and a megabyte of text must cost
+        # no more than a question (whitespace it collapses is rarely 8x the text that remains).
+        text = clean_input(query[: self.settings.max_query_chars * 8])
         if not text:
             raise QueryError("the question is empty: type a question about Sim2Real")
         return text[: self.settings.max_query_chars]
@@ -74,13 +79,60 @@ class Tutor:
             raise QueryError("k must be a positive whole number")
         return self.retriever.search(self.clean_query(query), min(k, 50), mode)
 
-    def ask(self, question: str, history: list[Turn] | list[dict] | None = None) -> Answer:
-        from .answer import Answerer  # the answerer pulls in templates; search-only users skip it
+    def clean_history(self, history: list[Turn] | list[dict] | None) -> list[Turn]:
+        """Validate the earlier turns, each clipped rather than rejected when it is long: to
+        `max_turn_chars`, and a user turn (once a question) to what a question may be. Clipping comes
+        before validation, so one over-long message can never make every later question fail."""
+        s = self.settings
+        turns = []
+        for t in history or []:
+            if isinstance(t, Turn):
+                t = t.model_dump()
+            if isinstance(t, dict) and isinstance(t.get("content"), str):
+                keep = s.max_query_chars if t.get("role") == "user" else s.max_turn_chars
+                t = {**t, "content": t["content"][:keep]}
+            try:
+                turns.append(Turn.model_validate(t))
+            except ValidationError:
+                raise QueryError("history must be a list of {role: 'user'|'assistant', content: text} turns") from None
+        return turns
+
+    def _get_answerer(self):
+        # Imported on the first ask: the answerer brings its templates and the LLM client (httpx).
+        # Search uses only answer.intents, through the section prior (routing.py).
+        from .answer import Answerer
 
         if self._answerer is None:
             self._answerer = Answerer(self)
-        try:
-            turns = [t if isinstance(t, Turn) else Turn.model_validate(t) for t in (history or [])]
-        except ValidationError:
-            raise QueryError("history must be a list of {role: 'user'|'assistant', content: text} turns") from None
-        return self._answerer.answer(self.clean_query(question), turns)
+        return self._answerer
+
+    # `ask` in three steps, so a server can keep the network wait off its CPU workers (finding 7):
+    # prepare_answer (CPU) -> llm_reply (network only, skipped without an LLM) -> finish_answer (CPU).
+    def prepare_answer(self, question: str, history: list[Turn] | list[dict] | None = None):
+        """Retrieve, compose and verify the template answer; with an LLM configured, also the request
+        for it. Returns a `Draft` (`.answer` is the template answer, `.request` None without an LLM)."""
+        turns = self.clean_history(history)
+        return self._get_answerer().draft(self.clean_query(question), turns)
+
+    def llm_reply(self, draft) -> str | LLMError | None:
+        """Wait for the LLM's reply to `draft` (no CPU work): its text, or the LLMError it failed with."""
+        return self._get_answerer().wait_llm(draft)
+
+    def finish_answer(self, draft, reply: str | LLMError | None) -> Answer:
+        """Verify the LLM's reply against the cited card spans; the template answer when it fails."""
+        return self._get_answerer().finish(draft, reply)
+
+    def prepare(self) -> None:
+        """Load the answerer now (templates, card lookups), not on the first ask: a server calls this
+        before it listens, so a broken template or card is a start-up error, never a served one."""
+        self._get_answerer()
+
+    def close(self) -> None:
+        """Release the optional LLM client's connection pool (a server calls this at shutdown)."""
+        llm = getattr(self._answerer, "llm", None)
+        if llm is not None and hasattr(llm, "close"):
+            llm.close()
+
+    def ask(self, question: str, history: list[Turn] | list[dict] | None = None) -> Answer:
+        draft = self.prepare_answer(question, history)
+        return self.finish_answer(draft, self.llm_reply(draft))

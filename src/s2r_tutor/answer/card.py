@@ -59,6 +59,8 @@ class Writer:
         body = self.quote(anchor, *spans, sep=sep)
         if body is None:
             return ""
+        if label and body.startswith(label):  # "场景：场景：…", "因此：因此工程师…": the sentence says it
+            label = ""
         if label:
             self.ledger.frame(f"**{label}**")
             return f"{prefix}**{label}**：{body}" if self.lang == "zh" else f"{prefix}**{label}**: {body}"
@@ -71,3 +73,31 @@ class Writer:
 
 def lines(*items: str) -> str:
     return "\n".join(i for i in items if i)
+
+
+class StrictWriter(Writer):
+    """A Writer that records every card sentence or span a builder asks for and does not find: the
+    answerer dry-runs every builder with it at load, so an edited card fails at start-up, naming the
+    sentence, instead of answering with a silently shorter answer."""
+
+    def __init__(self, card: CardView, lang: str = "zh"):
+        super().__init__(card, Ledger(), lang)
+        self.missing: list[str] = []
+
+    def quote(self, anchor: str, *spans: str, sep: str = "") -> str | None:
+        chunk = self.card.chunk(anchor)
+        if chunk is None:
+            self.missing.append(f"section {anchor!r} is missing")
+            return None
+        for s in spans:
+            if s and s not in chunk.text:
+                self.missing.append(f"section {anchor!r} no longer contains {s!r}")
+        if not any(spans):
+            self.missing.append(f"section {anchor!r}: an expected sentence was not found")
+        return super().quote(anchor, *spans, sep=sep)
+
+    def sentence(self, anchor: str, contains: str) -> str:
+        found = super().sentence(anchor, contains)
+        if not found:
+            self.missing.append(f"section {anchor!r} has no sentence containing {contains!r}")
+        return found

@@ -26,6 +26,7 @@ class Focus:
     anchors: set[str] = field(default_factory=set)
     item: int | None = None  # 1-based item of a list (why_hard), from an ordinal follow-up
     question: str = ""
+    act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
 
 
 def _definition(w: Writer, f: Focus) -> dict[str, str]:
@@ -106,7 +107,8 @@ def _methods(w: Writer, f: Focus) -> dict[str, str]:
         extra.append(w.bullet("why-hard", w.sentence("why-hard", "目标不是")))
     if len(chosen) == 4:
         extra.append(w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")))
-    return {"goal": w.bullet("methods", w.sentence("methods", "共同目标")), "methods": lines(*methods),
+    goal = w.bullet("methods", w.sentence("methods", "共同目标")) if len(chosen) == len(METHOD_ANCHORS) else ""
+    return {"goal": goal, "methods": lines(*methods),
             "extra": lines(*extra)}
 
 
@@ -140,8 +142,8 @@ def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
     verdict = w.bullet("physical-system", w.sentence("physical-system", "不是"), w.sentence("physical-system", "同一套算法"),
                        label=label(w.lang, "body"))
     closing = w.bullet("physical-system", w.sentence("physical-system", "越不准确"))
-    if "world-model" in f.anchors:
-        return {"verdict": world, "factors": "", "closing": lines(verdict, closing)}
+    if "world-model" in f.anchors:  # the card's "不是。" answers "only software?", not this question
+        return {"verdict": world, "factors": "", "closing": closing}
     return {"verdict": verdict, "factors": w.bullet("physical-system", *items, sep="、"), "closing": lines(closing, world)}
 
 
@@ -179,3 +181,28 @@ BUILDERS: dict[Intent, Callable[[Writer, Focus], dict[str, str]]] = {
     Intent.physical_system: _physical_system, Intent.why_hard: _why_hard, Intent.scenario: build_scenario,
     Intent.quick_memory: _quick_memory, Intent.related: _related,
 }
+
+
+# Questions that make the dry run reach every branch of every builder (one per scenario factor).
+_PROBES = ["换了一批传感器以后效果变差", "空载正常，背上设备后步态不稳定", "客户工厂地面很滑老是摔", "换了新电机以后动作变慢",
+           "现场精度不够，总是偏", "到了客户现场就不行了", "卡片里有哪些客户场景"]
+
+
+def check_builders(card) -> None:
+    """Dry-run every builder on `card` with each focus it knows; any card sentence one of them looks
+    up and does not find is an AnswerDataError naming it (skipped when the card is not 04-08's)."""
+    from ..errors import AnswerDataError
+    from .card import StrictWriter
+
+    if card.chunk("summary") is None or card.chunk("reality-gap") is None:
+        return
+    w = StrictWriter(card)
+    anchors = [*METHOD_ANCHORS, *ASPECT_ANCHORS, "world-model", "notes", *_RELATED]
+    for intent, build in BUILDERS.items():
+        variants = [Focus(question=q, act="check_first") for q in _PROBES] if intent is Intent.scenario else \
+            [Focus()] + [Focus(anchors={a}) for a in anchors]
+        for focus in variants:
+            build(w, focus)
+    if w.missing:
+        raise AnswerDataError("the card no longer has sentences the answer builders quote: "
+                              + "; ".join(dict.fromkeys(w.missing)))

@@ -5,6 +5,11 @@ succeeds when `span` is an exact substring of the chunk, and returns the span wi
 `verify()` then re-checks the finished Markdown on its own: every marked segment must be covered
 by the quotes of the citations it names, every unmarked line must be known framing, anything else
 is dropped. `renumber()` removes citations nothing points at and numbers the rest 1..n in order.
+
+An LLM's reply is verified `untrusted`: no line stands on being framing (headings and "label:"
+lines included), Latin text must come from the quotes as Chinese text must, and markup that could
+fetch or link anything (raw HTML, images, links, reference definitions, bare addresses) makes the
+reply invalid, so the template answer is used.
 """
 
 from __future__ import annotations
@@ -63,8 +68,8 @@ class Ledger:
         return sorted((c for c in self.citations.values() if c.quote), key=lambda c: c.marker)
 
 
-def coverage(segment: str, quotes: list[str]) -> tuple[float, int]:
-    """(share of the segment's CJK characters found in runs shared with the quotes, longest run)."""
+def _covered(segment: str, quotes: list[str]) -> tuple[list[bool], int]:
+    """Which characters of `segment` lie in runs (>= MIN_BLOCK) shared with the quotes; longest run."""
     work = list(segment)
     longest = 0
     for quote in quotes:
@@ -75,9 +80,30 @@ def coverage(segment: str, quotes: list[str]) -> tuple[float, int]:
                 break
             longest = max(longest, m.size)
             work[m.a:m.a + m.size] = ["\0"] * m.size
+    return [b == "\0" for b in work], longest
+
+
+def coverage(segment: str, quotes: list[str]) -> tuple[float, int]:
+    """(share of the segment's CJK characters found in runs shared with the quotes, longest run)."""
+    mask, longest = _covered(segment, quotes)
     total = len(_CJK.findall(segment))
-    covered = sum(1 for a, b in zip(segment, work) if b == "\0" and _CJK.match(a))
+    covered = sum(1 for a, b in zip(segment, mask) if b and _CJK.match(a))
     return (covered / total if total else 0.0), longest
+
+
+def _ascii_fold(text: str) -> str:
+    return "".join(ch.lower() if ch.isascii() else ch for ch in text)  # same length, unlike str.lower
+
+
+def latin_supported(segment: str, quotes: list[str]) -> bool:
+    """Latin letters in an LLM's segment come from the quotes as its Chinese does: at most two
+    letters (an abbreviation) outside runs shared with the quotes, or MIN_COVERAGE of them inside."""
+    letters = [i for i, ch in enumerate(segment) if ch.isascii() and ch.isalpha()]
+    if not letters:
+        return True
+    mask, _ = _covered(_ascii_fold(segment), [_ascii_fold(q) for q in quotes])
+    missing = sum(1 for i in letters if not mask[i])
+    return missing <= 2 or 1 - missing / len(letters) >= MIN_COVERAGE
 
 
 _PIECE = re.compile(r"[^\s、。：:；;，,→*|\[\]]+")
@@ -108,6 +134,19 @@ def has_content(text: str) -> bool:
     return bool(_CJK.search(text)) or len(_LATIN_WORD.findall(text)) >= 3
 
 
+def says_anything(text: str) -> bool:
+    """The untrusted test: any Chinese character or any letter is something a reader would read."""
+    return bool(_CJK.search(text)) or any(ch.isalpha() for ch in text)
+
+
+# Markup that makes a browser fetch or link something, or hides text from the check: raw HTML (tags,
+# comments, entities), images, inline and reference links, reference definitions, autolinks and bare
+# addresses. A reply that carries any is not trusted at all.
+UNSAFE_MARKUP = re.compile(
+    r"<\s*[A-Za-z/!?]|&#?[A-Za-z0-9]+;|!\[|\]\s*\(|\]\s*\[[^\]\d]|^\s{0,3}\[[^\]]+\]:|"
+    r"\b(?:https?|ftp|file|javascript|vbscript|mailto):|\bdata:[a-z]+/|\bwww\.|//[A-Za-z0-9]", re.I | re.M)
+
+
 @dataclass
 class Verdict:
     markdown: str
@@ -115,41 +154,51 @@ class Verdict:
     invalid: list[str]  # marked segments whose markers or quotes do not hold up
 
 
-def _is_framing(line: str, framing: set[str], lenient: bool) -> bool:
+def _is_framing(line: str, framing: set[str], untrusted: bool = False) -> bool:
     s = line.strip()
-    if not s or s in framing or re.fullmatch(r"[|\-:\s]+", s):
+    if not s or re.fullmatch(r"[|\-:\s]+", s):
         return True
-    if lenient:  # an LLM's headings and lead-ins: short lines that end in a colon, or headings
-        return s.startswith("#") or (len(s) <= 60 and s.rstrip("*").endswith((":", "：")))
-    return False
+    # An LLM's reply has no framing of its own: its headings and "label:" lines must be supported too.
+    return not untrusted and s in framing
 
 
-def _check_unit(unit: str, by_marker: dict[int, Citation], framing: set[str]) -> tuple[bool, bool]:
+def _check_unit(unit: str, by_marker: dict[int, Citation], framing: set[str],
+                untrusted: bool = False) -> tuple[bool, bool]:
     """(keep, invalid) for one piece of a line: text ending in its markers, or trailing text."""
     nums = [int(n) for n in MARKER.findall(unit)]
     body = _MARKERS.sub("", unit)
     if not nums:
-        return (not has_content(body) or _is_framing(body, framing, False)), False
+        if untrusted:
+            return not says_anything(body), False
+        return (not has_content(body) or _is_framing(body, framing)), False
     if any(n not in by_marker for n in nums):
         return False, True
     cites = [by_marker[n] for n in nums]
     if any(c.quote not in c.text for c in cites):
         return False, True
-    ok = supported(body, [c.quote for c in cites], framing)
+    quotes = [c.quote for c in cites]
+    ok = supported(body, quotes, framing) and (not untrusted or latin_supported(body, quotes))
     return ok, not ok
 
 
-def verify(markdown: str, citations: list[Citation], framing: set[str], lenient: bool = False) -> Verdict:
-    """Keep what is tied to a span; drop the rest. Table rows are checked cell by cell."""
+def verify(markdown: str, citations: list[Citation], framing: set[str], untrusted: bool = False) -> Verdict:
+    """Keep what is tied to a span; drop the rest. Table rows are checked cell by cell.
+
+    `untrusted` (an LLM's reply): every line that says anything needs support, framing included;
+    Latin text is checked as Chinese is; markup in UNSAFE_MARKUP makes the whole reply invalid."""
     by_marker = {c.marker: c for c in citations}
     kept, dropped, invalid = [], [], []
     for line in markdown.splitlines():
-        if _is_framing(line, framing, lenient) and not MARKER.search(line):
+        if untrusted and UNSAFE_MARKUP.search(line):
+            dropped.append(line)
+            invalid.append(line)
+            continue
+        if _is_framing(line, framing, untrusted) and not MARKER.search(line):
             kept.append(line)
             continue
         if line.lstrip().startswith("|"):
             cells = [c for c in line.strip().strip("|").split("|")]
-            results = [_check_unit(c, by_marker, framing) for c in cells]
+            results = [_check_unit(c, by_marker, framing, untrusted) for c in cells]
             if all(ok for ok, _ in results):
                 kept.append(line)
             else:
@@ -159,7 +208,7 @@ def verify(markdown: str, citations: list[Citation], framing: set[str], lenient:
         units = re.split(r"(?<=\])(?!\s*\[)", line)
         out = []
         for unit in units:
-            ok, bad = _check_unit(unit, by_marker, framing)
+            ok, bad = _check_unit(unit, by_marker, framing, untrusted)
             if ok:
                 out.append(unit)
             else:
@@ -167,7 +216,8 @@ def verify(markdown: str, citations: list[Citation], framing: set[str], lenient:
                 if bad:
                     invalid.append(unit)
         text = "".join(out)
-        if MARKER.search(text) or (text.strip() and not has_content(_MARKERS.sub("", text))):
+        rest = _MARKERS.sub("", text)
+        if MARKER.search(text) or (text.strip() and not (says_anything(rest) if untrusted else has_content(rest))):
             kept.append(text.rstrip())
         elif text.strip():
             dropped.append(text)

@@ -226,11 +226,16 @@ def rule_scores(question: str) -> dict[Intent, float]:
     return scores
 
 
-def detect_intent(question: str, anchors: list[str]) -> IntentScore:
-    """`anchors`: the retrieved sections' anchors, best first."""
+def detect_intent(question: str, anchors: list[str], votes: dict[Intent, float] | None = None,
+                  prior: tuple[float, ...] = PRIOR) -> IntentScore:
+    """`anchors`: the retrieved sections' anchors, best first; `votes`: the labelled neighbours' topic
+    votes (answer/acts.py), already weighted, added to the rules and the retrieval prior; `prior`: the
+    votes of the first and second retrieved sections (Settings.answer.section_votes)."""
     scores = rule_scores(question)
     ruled = bool(scores)
-    for weight, anchor in zip(PRIOR, anchors):
+    for intent, v in (votes or {}).items():
+        scores[intent] = scores.get(intent, 0.0) + v
+    for weight, anchor in zip(prior, anchors):
         intent = anchor_intent(anchor)
         if intent is not None:
             scores[intent] = scores.get(intent, 0.0) + weight

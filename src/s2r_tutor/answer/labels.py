@@ -14,6 +14,8 @@ LABELS: dict[str, dict[str, str]] = {
         "world-model": "世界模型", "body": "本体",
         "data": "数据", "validation": "真机验证", "engineering": "工程化落地",
         "closest": "和你的问题最贴近的一节",
+        "sc-patterns": "像卡片里的哪个场景", "sc-factors": "可能的差距因素", "sc-checks": "下一步检查什么",
+        "sc-why": "为什么会这样",
     },
     "en": {
         "one-sentence": "In one sentence", "intro": "The card's lead", "check": "Reality as the test",
@@ -26,6 +28,8 @@ LABELS: dict[str, dict[str, str]] = {
         "world-model": "World model", "body": "Robot body",
         "data": "Data", "validation": "Real-robot validation", "engineering": "Engineering gap",
         "closest": "The section closest to your question",
+        "sc-patterns": "Which card scenario it resembles", "sc-factors": "Likely gap factors",
+        "sc-checks": "What to check next", "sc-why": "Why this happens",
         # English names for the card's headings (the Chinese heading follows in the answer)
         "scenario-factory-floor": "Customer scenario 1 · lab to factory",
         "scenario-payload": "Customer scenario 2 · payload change",

@@ -5,6 +5,7 @@ the caller keeps the template answer."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..errors import LLMError
@@ -50,13 +51,34 @@ def tighten(markdown: str, citations: list[Citation]) -> list[Citation]:
     return out
 
 
-def llm_answer(llm: LLM, template: AnswerTemplate, chunks: list[Chunk], template_answer: Answer,
-               ranked: list, lang: str) -> Answer:
+@dataclass
+class LLMRequest:
+    """What the LLM is asked (messages), and what its reply is checked against (sources)."""
+
+    messages: list[dict[str, str]]
+    sources: list[Chunk]
+
+
+@dataclass
+class Draft:
+    """A verified template answer and, when an LLM is configured, the request that may replace it."""
+
+    answer: Answer
+    request: LLMRequest | None = None
+
+
+def prepare(template: AnswerTemplate, chunks: list[Chunk], template_answer: Answer, ranked: list,
+            lang: str) -> LLMRequest:
     sources = numbered_sources(template_answer, ranked, chunks)
-    reply = llm.complete(build_messages(template, template_answer.question, lang, sources))
+    return LLMRequest(build_messages(template, template_answer.question, lang, sources), sources)
+
+
+def finish(llm_name: str, request: LLMRequest, template_answer: Answer, reply: str) -> Answer:
+    """The LLM's reply, verified segment by segment against the sources; LLMError when nothing holds."""
+    sources = request.sources
     provisional = [Citation(marker=i, chunk_id=c.chunk_id, section=c.section, quote=c.text, text=c.text,
                             source=c.source) for i, c in enumerate(sources, 1)]
-    verdict = verify(reply.strip(), provisional, set(), lenient=True)
+    verdict = verify(reply.strip(), provisional, set(), untrusted=True)
     if verdict.invalid:
         raise LLMError(f"LLM citations do not hold up: {verdict.invalid[0][:80]!r}")
     text, citations = renumber(verdict.markdown, provisional)
@@ -64,4 +86,11 @@ def llm_answer(llm: LLM, template: AnswerTemplate, chunks: list[Chunk], template
         raise LLMError("nothing in the LLM reply could be tied to the sources")
     text = re.sub(r"\n{3,}", "\n\n", text).strip()
     return template_answer.model_copy(update={"answer": text, "citations": tighten(text, citations),
-                                              "backend": f"llm:{llm.name}"})
+                                              "backend": f"llm:{llm_name}"})
+
+
+def llm_answer(llm: LLM, template: AnswerTemplate, chunks: list[Chunk], template_answer: Answer,
+               ranked: list, lang: str) -> Answer:
+    """prepare -> ask -> finish in one call (for callers that do not split CPU from network)."""
+    request = prepare(template, chunks, template_answer, ranked, lang)
+    return finish(llm.name, request, template_answer, llm.complete(request.messages))

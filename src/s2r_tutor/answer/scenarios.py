@@ -64,9 +64,9 @@ FACTORS: list[Factor] = [
            {"zh": "核对：换用的传感器噪声、延迟和安装位置，与训练时的设定差多少？",
             "en": "Check: how far are the sensors' noise, delay and mounting from what training assumed?"}),
     Factor("precision", {"zh": "模型误差 / 控制", "en": "model error / control (模型误差 / 控制)"},
-           any_of(r"精度", r"不准", r"偏", r"误差", r"定位", r"抓", r"对不准", r"抖", r"振", r"延迟", r"慢", r"响应", r"跟踪",
-                  r"precis", r"accura", r"offset", r"grasp", r"pick", r"jitter", r"oscillat", r"\blag", r"delay", r"slow",
-                  r"track", r"position", r"drift", r"miss"),
+           any_of(r"精度", r"不准", r"偏", r"误差", r"定位", r"对不准", r"抖", r"振", r"延迟", r"慢", r"响应", r"跟踪",
+                  r"precis", r"accura", r"offset", r"jitter", r"oscillat", r"\blag", r"delay", r"slow",
+                  r"track", r"position", r"drift"),
            ("scenario-precision",), (("reality-gap", "物理过程经过简化"), ("why-hard", "本体参数存在误差")),
            ("system-identification", "real-world-fine-tuning", "robust-policy"),
            {"zh": "核对：不要只看算法效果——仿真模型与真机在控制响应上的误差有多大？",
@@ -85,16 +85,26 @@ SCENARIO_ANCHORS = ["scenario-factory-floor", "scenario-payload", "scenario-sens
 METHOD_ORDER = ["domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"]
 
 
+# The one method the card ties to each factor (its example names that factor), suggested with the
+# checks; the other methods are fixes the sources list, not checks.
+TIED_METHOD = {"ground": "domain-randomization", "payload": "system-identification", "actuator": "system-identification",
+               "sensors": "domain-randomization", "precision": "system-identification", "environment": "robust-policy"}
+
+
 def match_factors(question: str) -> list[Factor]:
+    """The gap factors the story names; the catch-all environment factor only when it names no other."""
     q = fold(question)
-    return [f for f in FACTORS if f.cues.search(q)]
+    found = [f for f in FACTORS if f.cues.search(q)]
+    named = [f for f in found if f.key != "environment"]
+    return named or found
 
 
 def resembles(question: str, factors: list[Factor]) -> list[str]:
-    found = [p for f in factors for p in f.patterns]
-    if SWAP.search(fold(question)):
-        found.insert(0, "scenario-sensors")  # the card's hardware-swap pattern
-    return [a for a in SCENARIO_ANCHORS if a in found] or []
+    """The card scenario the story is most like: the first named factor's (a hardware swap with no
+    other factor named is the card's sensor-swap scenario)."""
+    if factors:
+        return [factors[0].patterns[0]]
+    return ["scenario-sensors"] if SWAP.search(fold(question)) else []
 
 
 def _clause(sentence: str, phrase: str) -> str:
@@ -107,18 +117,31 @@ def _pattern_line(w: "Writer", anchor: str) -> str:
     return w.bullet(anchor, *w.card.sents(anchor), sep=" ", label=label(w.lang, anchor, w.card.heading(anchor)))
 
 
+def _section(w: "Writer", key: str, *items: str) -> str:
+    body = lines(*items)
+    if not body:
+        return ""
+    return w.ledger.frame(f"**{label(w.lang, key)}**") + "\n" + body
+
+
 def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
+    """A walkthrough from the symptom: the gap factors the story names (with the card's evidence), the
+    checks they call for and the one method the card ties to each, the card scenario it resembles,
+    and real-robot validation, ordered by what is asked (f.act)."""
     from .intents import SYMPTOM
 
     factors = match_factors(f.question)
-    complaint = bool(SYMPTOM.search(fold(f.question))) or bool(factors)
+    symptom = bool(SYMPTOM.search(fold(f.question)))
+    if not symptom and all(x.key == "environment" for x in factors):
+        factors = []  # "when should a solution engineer think of Sim2Real with a customer": no story, no factor
+    if [x.key for x in factors] == ["environment"]:
+        # a story that names only the place ("lab fine, falls at the factory") is the card's lab-to-factory
+        # scenario, which the card tags with 地面 / 摩擦: that factor is the card's, not a guess
+        factors = [FACTORS[0], factors[0]]
+    complaint = symptom or bool(factors)
     patterns = resembles(f.question, factors) if complaint else []
     if not complaint or not patterns:  # "what scenarios does the card list?" or a vague complaint
         patterns = SCENARIO_ANCHORS
-        factors = factors or ([FACTORS[-1]] if complaint else [])
-    else:  # the card tags each scenario with several factors: a complaint that resembles it gets them all
-        resembled = {p for fac in factors for p in fac.patterns}
-        factors = factors + [g for g in FACTORS if g not in factors and resembled & set(g.patterns)]
     factor_lines, checks = [], []
     for fac in factors:
         evidence = [w.sentence(a, p) for a, p in fac.evidence]
@@ -129,16 +152,22 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             w.ledger.frame(f"**{fac.names[w.lang]}**")
             factor_lines.append(f"- **{fac.names[w.lang]}**{'：' if w.lang == 'zh' else ': '}{body}")
         checks.append(w.ledger.frame(f"- {fac.check[w.lang]}"))
-    methods = sorted({m for fac in factors for m in fac.methods}, key=METHOD_ORDER.index) if factors else []
-    why = lines(w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
-                w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是")))
-    validation = lines(w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")),
-                       w.bullet("solution-engineers", w.sentence("solution-engineers", "工程化落地")))
-    return {
-        "complaint": "",
-        "patterns": lines(*[_pattern_line(w, a) for a in patterns]),
-        "factors": lines(*factor_lines),
-        "why": why,
-        "checks": lines(*checks, *[w.bullet(m, *w.card.sents(m), label=w.card.heading(m)) for m in methods]),
-        "validation": validation,
+    methods = list(dict.fromkeys(TIED_METHOD[fac.key] for fac in factors))
+    method_lines = [w.bullet(m, *w.card.sents(m), label=w.card.heading(m)) for m in methods]
+    parts = {
+        "patterns": _section(w, "sc-patterns", *[_pattern_line(w, a) for a in patterns]),
+        "factors": _section(w, "sc-factors", *factor_lines),
+        "checks": _section(w, "sc-checks", *checks, *method_lines),
+        "why": (_section if factors else (lambda _w, _k, *items: lines(*items)))(  # no story: no "why this happens"
+            w, "sc-why", w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
+            w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))),
+        "validation": w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")),
     }
+    order = {"check_first": ("patterns", "checks", "factors", "validation"),
+             "why": ("factors", "patterns", "why", "checks"),
+             "customer_reply": ("patterns", "factors", "why", "validation"),
+             "overview": ("patterns", "factors", "checks"),
+             }.get(f.act, ("patterns", "factors", "checks", "why", "validation"))
+    if not factors:  # no symptom named: the card's scenarios, or when to think of Sim2Real at all
+        order = ("patterns", "why") if f.act == "overview" or not complaint and "场景" in f.question else ("why", "patterns")
+    return {"body": "\n\n".join(parts[k] for k in order if parts[k])}

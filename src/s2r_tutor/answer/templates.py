@@ -22,7 +22,7 @@ ALLOWED: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     Intent.rl_vs_sim2real.value: "table bottom_line",
     Intent.physical_system.value: "verdict factors closing",
     Intent.why_hard.value: "points closing",
-    Intent.scenario.value: "complaint patterns factors why checks validation",
+    Intent.scenario.value: "body",
     Intent.quick_memory.value: "points core",
     Intent.related.value: "concepts cards",
     "generic": "title points",  # answer/generic.py: any card, any intent

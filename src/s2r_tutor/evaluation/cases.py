@@ -25,6 +25,7 @@ class EvalCase(BaseModel):
         default_factory=list, description="section ids ('04-08#reality-gap') that answer it; [] when out of scope"
     )
     intent: Intent = Field(description="the intent the answerer should detect")
+    act: str | None = Field(None, description="what is asked (answer.acts.ACTS); unlabelled cases are not scored for it")
     key_points: list[str] = Field(default_factory=list, description="short phrases a correct answer contains")
     language: Literal["zh", "en"] = Field(description="language the answer should be in")
     out_of_scope: bool = Field(False, description="the assistant should refuse")
@@ -45,6 +46,16 @@ class EvalCase(BaseModel):
         for sid in self.expected_sections:
             if "#" not in sid or sid.startswith("#") or sid.endswith("#"):
                 raise ValueError(f"section id {sid!r} is not '<card id>#<anchor>'")
+        if self.act is not None:
+            from ..answer.acts import ACTS  # the vocabulary lives with the classifier
+
+            if self.act not in ACTS:
+                raise ValueError(f"unknown act {self.act!r}; choose one of {', '.join(ACTS)}")
+            if self.act == "out_of_scope" and not self.out_of_scope:
+                raise ValueError("act 'out_of_scope' needs out_of_scope true")
+            if self.out_of_scope and self.act not in ("out_of_scope", "not_in_card"):
+                raise ValueError("an out-of-scope case's act is 'out_of_scope' (or 'not_in_card' when it asks for "
+                                 "something the card never gives)")
         if any(not k.strip() for k in self.key_points):
             raise ValueError("key_points contains a blank phrase")
         return self

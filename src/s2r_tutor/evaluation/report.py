@@ -10,6 +10,7 @@ LABELS = {
     "hit_at_3": "retrieval hit@3",
     "mrr": "retrieval MRR",
     "intent_accuracy": "intent accuracy",
+    "act_accuracy": "act accuracy",
     "citation_validity": "citation validity",
     "citation_relevance": "citation relevance",
     "keypoint_coverage": "key-point coverage",

@@ -38,12 +38,14 @@ class CaseResult(BaseModel):
     out_of_scope: bool
     expected_sections: list[str]
     expected_intent: str
+    expected_act: str | None = Field(None, description="the labelled act (None: not scored for act)")
     # retrieval (in-scope single-turn cases; None when not scored)
     ranked: list[str] = Field(default_factory=list, description="section ids from tutor.search, best first")
     rank: int | None = Field(None, description="1-based rank of the first expected section")
     retrieval_scored: bool = False
     # answer
     intent: str | None = None
+    act: str | None = None
     refused: bool | None = None
     answer: str = ""
     citations: list[CitationCheck] = Field(default_factory=list)
@@ -139,7 +141,9 @@ def _score_retrieval(tutor: "Tutor", case: EvalCase, sec: dict[str, str], r: Cas
 def _score_answer(answer: Answer, case: EvalCase, sec: dict[str, str], chunk_text: dict[str, str],
                   r: CaseResult) -> None:
     expected = set(case.expected_sections)
-    r.intent, r.refused, r.answer = answer.intent, answer.refused, answer.answer
+    r.intent, r.act, r.refused, r.answer = answer.intent, answer.act, answer.refused, answer.answer
+    if case.act is not None and answer.act != case.act:
+        r.problems.append(f"act: got {answer.act}, expected {case.act}")
     if answer.language == "en" and not answer.refused:
         r.chinese_share = round(m.chinese_share(answer.answer), 4)
     for c in answer.citations:
@@ -175,7 +179,8 @@ def _score_answer(answer: Answer, case: EvalCase, sec: dict[str, str], chunk_tex
 def run_case(tutor: "Tutor", case: EvalCase, sec: dict[str, str], chunk_text: dict[str, str]) -> tuple[CaseResult, Answer | None]:
     r = CaseResult(id=case.id, where=case.where, question=case.question, language=case.language,
                    multi_turn=case.multi_turn, out_of_scope=case.out_of_scope,
-                   expected_sections=case.expected_sections, expected_intent=case.intent.value)
+                   expected_sections=case.expected_sections, expected_intent=case.intent.value,
+                   expected_act=case.act)
     if not case.out_of_scope and not case.multi_turn:
         _score_retrieval(tutor, case, sec, r)
     t0 = time.perf_counter()
@@ -204,6 +209,7 @@ def aggregate(results: list[CaseResult]) -> dict[str, float]:
         "hit_at_3": m.mean(float(m.hit_at(r.rank, 3)) for r in scored),
         "mrr": m.mean(m.reciprocal_rank(r.rank) for r in scored),
         "intent_accuracy": m.mean(float(r.intent_ok) for r in results),
+        "act_accuracy": m.mean(float(r.act == r.expected_act) for r in results if r.expected_act is not None),
         "citation_validity": m.ratio(sum(c.valid for c in citations), len(citations)),
         "citation_relevance": m.mean(float(r.cites_expected) for r in in_scope),
         "keypoint_coverage": m.ratio(n_found, n_points),

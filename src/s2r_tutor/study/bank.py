@@ -104,13 +104,15 @@ def _qid(*parts: str) -> str:
 
 
 def _mk(kind: str, template: str, chunk: Chunk, question: Wording, answer: str, quote: str,
-        explanation: Wording, **kw) -> Question:
-    """One question; the id is keyed on the Chinese wording only (progress is stored by id)."""
+        explanation: Wording, id_wording: str | None = None, **kw) -> Question:
+    """One question; the id is keyed on the Chinese wording only (progress is stored by id), or on
+    `id_wording` where a question's wording changed after readers' progress was stored under it."""
     if not quote or quote not in chunk.text:  # a template bug, not bad input: fail loudly
         raise ValueError(f"{template}: quote is not a span of {chunk.chunk_id}: {quote!r}")
     if not all(question) or not all(explanation):
         raise ValueError(f"{template}: a question and its explanation need both wordings (zh, en)")
-    return Question(id=_qid(kind, template, chunk.chunk_id, question[0], answer), kind=kind, template=template,
+    return Question(id=_qid(kind, template, chunk.chunk_id, id_wording or question[0], answer), kind=kind,
+                    template=template,
                     question=question[0], question_en=question[1], answer=answer, chunk_id=chunk.chunk_id,
                     section=chunk.section, quote=quote, explanation=explanation[0],
                     explanation_en=explanation[1], **kw)
@@ -461,6 +463,10 @@ def _probes(card: _Card, c: Chunk) -> list[Question]:
     return out
 
 
+# Two names of one term, both blanked: '＿＿＿（＿＿＿）', '＿＿＿——＿＿＿', '＿＿＿ / ＿＿＿'
+_TWO_BLANKS = re.compile(rf"{BLANK}\s*(?:[（(]\s*{BLANK}\s*[)）]|(?:——|—|/|、)\s*{BLANK})")
+
+
 def _cloze(card: _Card, c: Chunk) -> list[Question]:
     """Fill in the blank: the section's last sentence naming a card or core glossary term."""
     terms = card.card_terms + [t for t in glossary_terms() if t.core]
@@ -480,11 +486,16 @@ def _cloze(card: _Card, c: Chunk) -> list[Question]:
                 blanked = re.sub(re.escape(f), BLANK, blanked, flags=re.I)
         if len(normalize(blanked)) < 8 or BLANK not in blanked:
             continue
+        # '域随机化（Domain Randomization）' blanks both names: show one blank, since one answer is
+        # asked for (#15); the id stays keyed on the earlier wording, so stored progress still counts.
+        id_wording = f"填空：{blanked}"
+        blanked = _TWO_BLANKS.sub(BLANK, blanked)
         shown = next((n for n in (t.zh, t.en) if n and n in sent), None)
         if shown is None:
             f = max(forms, key=len)
             shown = sent[sent.lower().index(f.lower()):][: len(f)]
         return [_mk("term", "cloze", c, (f"填空：{blanked}", f"Fill in the blank: {_q(blanked)}"), shown, sent,
+                    id_wording=id_wording,
                     accept=list(dict.fromkeys(t.forms)), key_points=[shown],
                     explanation=(f"卡片原文：{sent}", f"The card says: {_q(sent)}"))]
     return []

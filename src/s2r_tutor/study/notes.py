@@ -8,8 +8,12 @@ import time
 
 from ..models import Chunk
 from ..settings import Settings
+from ..store import StoreError, open_store
 from . import structure as S
-from .progress import StudyStore, StudyStoreError, clean_reader
+from .progress import NoteError, NoteLimitError, StudyStorageError, StudyStore, clean_reader
+
+__all__ = ["NoteError", "NoteLimitError", "export_markdown", "note_starters", "notes_by_section",
+           "notes_for_sections", "resolve_section", "save_note"]
 
 NOTES_HEADING = re.compile(r"笔记|notes?\b|reflection|思考", re.I)
 
@@ -25,10 +29,34 @@ def note_starters(chunks: list[Chunk]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def save_note(store: StudyStore, reader: str, chunk_id: str, text: str, chunks: list[Chunk]) -> int:
-    if chunk_id not in {c.chunk_id for c in chunks}:
-        raise StudyStoreError(f"unknown section {chunk_id!r}")
-    return store.add_note(reader, chunk_id, text)
+def resolve_section(section: str, chunks: list[Chunk]) -> Chunk:
+    """The chunk a note is about: a chunk id ('04-08#reality-gap') or a section anchor ('reality-gap',
+    the first part of that section). NoteError for anything the corpus does not have."""
+    section = (section or "").strip()
+    for c in chunks:
+        if c.chunk_id == section:
+            return c
+    by_anchor = [c for c in chunks if c.anchor == section]
+    if len({c.doc_id for c in by_anchor}) > 1:
+        raise NoteError(f"section {section[:80]!r} is in more than one card; give its chunk id (card#anchor)")
+    if by_anchor:
+        return by_anchor[0]
+    raise NoteError(f"unknown section {section[:80]!r}: give a chunk id such as "
+                    f"{chunks[0].chunk_id if chunks else 'card#anchor'!r} or its anchor")
+
+
+def save_note(store: StudyStore, reader: str, chunk_id: str, text: str, chunks: list[Chunk],
+              settings: Settings | None = None) -> int:
+    """Validate and store one note. With `settings`, its caps apply (`max_note_chars`,
+    `max_notes_per_reader`): NoteError for a note too long, NoteLimitError for one note too many."""
+    chunk = resolve_section(chunk_id, chunks)
+    text = (text or "").strip()
+    if not text:
+        raise NoteError("the note is empty")
+    if settings is not None and len(text) > settings.max_note_chars:
+        raise NoteError(f"the note is {len(text)} characters long; the most allowed is {settings.max_note_chars}")
+    return store.add_note(reader, chunk.chunk_id, text,
+                          max_notes=settings.max_notes_per_reader if settings is not None else None)
 
 
 def notes_by_section(store: StudyStore, reader: str) -> dict[str, list[str]]:
@@ -42,18 +70,24 @@ def notes_for_sections(settings: Settings, reader: str) -> dict[str, list[str]]:
     """{chunk_id: [note text, oldest first]} for one reader: for showing notes beside sections.
     Raises StudyStoreError (a TutorError) on a corrupt or locked database or a bad reader id.
     Reading never creates the database: no file yet means no notes."""
-    if not settings.study_db.exists():
+    if not settings.database_url and not settings.study_db.exists():
         clean_reader(reader)
         return {}
-    return notes_by_section(StudyStore(settings.study_db), reader)
+    try:
+        store = open_store(settings)
+    except StoreError as exc:
+        raise StudyStorageError(str(exc)) from None
+    return notes_by_section(StudyStore(store), reader)
 
 
-def export_markdown(store: StudyStore, reader: str, chunks: list[Chunk]) -> str:
-    """All of a reader's notes as Markdown, grouped by section in card order, each section cited."""
+def export_markdown(store: StudyStore, reader: str, chunks: list[Chunk], title: str | None = None) -> str:
+    """All of a reader's notes as Markdown, grouped by section in card order, each section cited.
+    `title` names the reader in the heading (default: the id; the web passes 'anonymous' rather
+    than an anonymous reader's id, which works as a password)."""
     notes = store.notes(reader)
     order = {c.chunk_id: i for i, c in enumerate(chunks)}
     by_id = {c.chunk_id: c for c in chunks}
-    lines = [f"# 我的笔记 · {reader}", "", f"_导出于 {time.strftime('%Y-%m-%d %H:%M')}，共 {len(notes)} 条_", ""]
+    lines = [f"# 我的笔记 · {title or reader}", "", f"_导出于 {time.strftime('%Y-%m-%d %H:%M')}，共 {len(notes)} 条_", ""]
     groups: dict[str, list] = {}
     for n in notes:
         groups.setdefault(n.chunk_id, []).append(n)

@@ -1,51 +1,47 @@
-"""Per-reader quiz results and notes in one local SQLite file (path: `Settings.study_db`).
+"""Per-reader quiz results and notes, kept in the shared store (`s2r_tutor.store`): one SQLite file
+by default (`Settings.study_db`), PostgreSQL when `database_url` says so.
 
-WAL journal, one short connection per operation (safe from the chat's worker threads), every
-write in an explicit `BEGIN IMMEDIATE` transaction. A corrupt, locked or unopenable file raises
-`StudyStoreError` with a message that says what to do, never a raw sqlite3 traceback.
+This module keeps the quiz logic (spaced-repetition order, summaries, input checks); the SQL lives
+in `store/study.py`. Every failure of the database (corrupt, locked, unreachable, newer schema)
+raises `StudyStorageError` with a message that says what to do, never a raw driver traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import TutorError
+from ..store import Store, StoreError
+from ..store import study as db
 from .bank import Question
 
-SCHEMA_VERSION = 1
 MAX_NOTE_CHARS = 5000
 _READER = re.compile(r"^[\w.@\-]{1,64}$")
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
-    id INTEGER PRIMARY KEY,
-    reader TEXT NOT NULL,
-    question_id TEXT NOT NULL,
-    chunk_id TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    verdict TEXT NOT NULL CHECK (verdict IN ('correct', 'partial', 'wrong')),
-    score REAL NOT NULL,
-    reply TEXT NOT NULL,
-    answered_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS results_reader ON results (reader, question_id, answered_at);
-CREATE TABLE IF NOT EXISTS notes (
-    id INTEGER PRIMARY KEY,
-    reader TEXT NOT NULL,
-    chunk_id TEXT NOT NULL,
-    text TEXT NOT NULL,
-    created_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS notes_reader ON notes (reader, chunk_id);
-"""
 
 
 class StudyStoreError(TutorError):
-    """The study database cannot be used (corrupt, locked, unwritable) or was given bad input."""
+    """The study store was given bad input (an empty note, an unknown section, a bad reader id)."""
+
+    part = None  # about the caller's input: the message is for them
+
+
+class StudyStorageError(StudyStoreError, StoreError):
+    """The study database itself cannot be used (corrupt, locked, unwritable, too new, unreachable):
+    the message names its path or URL, so web users see only `public_message()`."""
+
+    part = "the study store"
+
+
+class NoteError(StudyStoreError):
+    """A note the caller must change: unknown section, empty, too long (the API's 422)."""
+
+
+class NoteLimitError(NoteError):
+    """The reader already keeps the most notes allowed (the API's 409)."""
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -55,7 +51,7 @@ def _storable(value, what: str):
     """`value` unchanged, or StudyStoreError when it is text holding a lone surrogate (any JSON client
     can send "\\ud800"), which sqlite3 cannot encode as UTF-8."""
     if isinstance(value, str) and _SURROGATE.search(value):
-        raise StudyStoreError(f"the {what} holds a character that is not valid Unicode text "
+        raise NoteError(f"the {what} holds a character that is not valid Unicode text "
                               "(a lone surrogate such as \\ud800); remove it and try again")
     return value
 
@@ -86,88 +82,46 @@ class Note:
 
 
 class StudyStore:
-    def __init__(self, path: Path, timeout_s: float = 5.0):
-        self.path = Path(path)
-        self.timeout_s = timeout_s
-        self._ready = False
+    """`target`: a SQLite file (Path), a SQLAlchemy URL (str), or a shared `Store`."""
 
-    # -- connection and errors ---------------------------------------------------------------
-    def _explain(self, exc: sqlite3.Error) -> StudyStoreError:
-        msg = str(exc).lower()
-        if "locked" in msg or "busy" in msg:
-            return StudyStoreError(f"the study database {self.path} is locked by another process "
-                                   f"(waited {self.timeout_s:g} s); close the other quiz or try again")
-        if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
-            return StudyStoreError(f"the study database {self.path} is corrupt ({exc}); move it aside "
-                                   "(progress and notes start afresh) or restore it from a backup")
-        if "unable to open" in msg or "readonly" in msg or "read-only" in msg or "disk" in msg:
-            return StudyStoreError(f"the study database {self.path} cannot be opened for writing ({exc})")
-        return StudyStoreError(f"the study database {self.path} failed: {exc}")
+    def __init__(self, target: Path | str | Store, timeout_s: float = 5.0):
+        self.store = target if isinstance(target, Store) else Store(target, timeout_s=timeout_s)
+        self.path = self.store.path
+        self.timeout_s = timeout_s
+
+    @contextlib.contextmanager
+    def _errors(self):
+        try:
+            yield
+        except StudyStoreError:
+            raise
+        except StoreError as exc:
+            raise StudyStorageError(str(exc)) from None
 
     @contextlib.contextmanager
     def _conn(self, write: bool = False):
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StudyStoreError(f"cannot create the folder for {self.path} ({exc.strerror})") from None
-        conn = None
-        try:
-            conn = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
-            if not self._ready:
-                self._init(conn)
-            if write:
-                conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                if write and conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            if write:
-                conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise self._explain(exc) from None
-        finally:
-            if conn is not None:
-                conn.close()
-
-    def _init(self, conn: sqlite3.Connection) -> None:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]  # reads the header: corrupt -> error
-        if version > SCHEMA_VERSION:
-            raise StudyStoreError(f"the study database {self.path} was written by a newer s2r-tutor "
-                                  f"(schema {version}, this one knows {SCHEMA_VERSION})")
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("BEGIN IMMEDIATE")
-        for statement in _SCHEMA.split(";"):  # executescript() would COMMIT on its own
-            if statement.strip():
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        conn.execute("COMMIT")
-        self._ready = True
+        """A raw store connection in one transaction (rolled back on error): for tests and repairs."""
+        with self._errors(), self.store.connect(write=write) as conn:
+            yield conn
 
     def check(self) -> None:
-        """Open (creating if needed) and verify the file; raises StudyStoreError when unusable."""
-        with self._conn() as conn:
-            row = conn.execute("PRAGMA quick_check").fetchone()
-            if row and row[0] != "ok":
-                raise StudyStoreError(f"the study database {self.path} is corrupt ({row[0]}); move it aside")
+        """Open (creating if needed) and verify the database; raises StudyStoreError when unusable."""
+        with self._errors():
+            self.store.check()
 
     # -- results -----------------------------------------------------------------------------
     def record(self, reader: str, question: Question, verdict: str, score: float, reply: str,
                at: float | None = None) -> None:
         reader = clean_reader(reader)
-        with self._conn(write=True) as conn:
-            conn.execute(
-                "INSERT INTO results (reader, question_id, chunk_id, kind, verdict, score, reply, answered_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (reader, question.id, question.chunk_id, question.kind, verdict, float(score),
-                 _SURROGATE.sub("\ufffd", (reply or "")[:2000]), time.time() if at is None else at))
+        with self._errors():
+            db.record_result(self.store, reader=reader, question_id=question.id, chunk_id=question.chunk_id,
+                             kind=question.kind, verdict=verdict, score=float(score), reply=(reply or "")[:2000],
+                             answered_at=time.time() if at is None else at)
 
     def stats(self, reader: str) -> dict[str, Stats]:
         reader = clean_reader(reader)
-        with self._conn() as conn:
-            rows = conn.execute("SELECT question_id, verdict, answered_at FROM results WHERE reader = ? "
-                                "ORDER BY answered_at DESC, id DESC", (reader,)).fetchall()
+        with self._errors():
+            rows = db.results_for(self.store, reader)
         out: dict[str, Stats] = {}
         seq: dict[str, list[tuple[str, float]]] = {}
         for qid, verdict, at in rows:
@@ -212,27 +166,32 @@ class StudyStore:
         return counts
 
     # -- notes -------------------------------------------------------------------------------
-    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None) -> int:
+    def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None,
+                 max_notes: int | None = None) -> int:
+        """Store one note; with `max_notes`, NoteLimitError when the reader already has that many
+        (counted inside the write transaction, so concurrent saves cannot pass the cap together)."""
         reader = clean_reader(reader)
         chunk_id = _storable(chunk_id, "section id")
         text = _storable((text or "").strip(), "note")
         if not text:
-            raise StudyStoreError("the note is empty")
+            raise NoteError("the note is empty")
         if len(text) > MAX_NOTE_CHARS:
-            raise StudyStoreError(f"the note is longer than {MAX_NOTE_CHARS} characters")
-        with self._conn(write=True) as conn:
-            cur = conn.execute("INSERT INTO notes (reader, chunk_id, text, created_at) VALUES (?, ?, ?, ?)",
-                               (reader, chunk_id, text, time.time() if at is None else at))
-            return int(cur.lastrowid)
+            raise NoteError(f"the note is longer than {MAX_NOTE_CHARS} characters")
+        with self._errors():
+            note_id = db.add_note(self.store, reader=reader, chunk_id=chunk_id, text=text,
+                                  created_at=time.time() if at is None else at, max_notes=max_notes)
+        if isinstance(note_id, db.CapReached):
+            raise NoteLimitError(f"you already keep {note_id.count} notes, the most allowed is {max_notes}; "
+                                 "export them and start afresh, or ask an administrator")
+        return note_id
 
     def notes(self, reader: str) -> list[Note]:
         reader = clean_reader(reader)
-        with self._conn() as conn:
-            rows = conn.execute("SELECT id, reader, chunk_id, text, created_at FROM notes WHERE reader = ? "
-                                "ORDER BY created_at, id", (reader,)).fetchall()
+        with self._errors():
+            rows = db.notes_for(self.store, reader)
         return [Note(*r) for r in rows]
 
     def delete_note(self, reader: str, note_id: int) -> bool:
         reader = clean_reader(reader)
-        with self._conn(write=True) as conn:
-            return conn.execute("DELETE FROM notes WHERE reader = ? AND id = ?", (reader, int(note_id))).rowcount > 0
+        with self._errors():
+            return db.delete_note(self.store, reader, note_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..models import Chunk
+from ..store import Store, open_store
 from .bank import Question, check_language, generate_bank
 from .flashcards import Flashcard, build_flashcards
 from .grading import Grade, Grader
@@ -20,7 +21,7 @@ def feedback_language(session_language: str) -> str | None:
 
 
 class Study:
-    def __init__(self, chunks: list[Chunk], embedder, db_path: Path, timeout_s: float = 5.0):
+    def __init__(self, chunks: list[Chunk], embedder, db_path: Path | str | Store, timeout_s: float = 5.0):
         self.chunks = list(chunks)
         self.bank: list[Question] = generate_bank(self.chunks)
         self.by_id = {q.id: q for q in self.bank}
@@ -30,7 +31,7 @@ class Study:
 
     @classmethod
     def from_tutor(cls, tutor, db_path: Path | None = None) -> "Study":
-        return cls(tutor.chunks, tutor.embedder, db_path or tutor.settings.study_db)
+        return cls(tutor.chunks, tutor.embedder, db_path or open_store(tutor.settings))
 
     @property
     def flashcards(self) -> list[Flashcard]:

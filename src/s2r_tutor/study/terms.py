@@ -53,10 +53,6 @@ class TermForms:
     anchor: str | None = None
     core: bool = False
 
-    @property
-    def display(self) -> str:
-        return f"{self.zh} {self.en}" if self.en and self.en != self.zh else self.zh
-
 
 def _is_latin(form: str) -> bool:
     return not re.search(r"[\u3400-\u9fff]", form)

@@ -1,26 +1,26 @@
 """Gradio tabs for study mode: Quiz, Flashcards, Notes. `build_study_tabs(tutor, settings)` adds
-them to the caller's current `gr.Blocks` (the chat in web/chat.py). The reader id comes from the
-page's `?reader=` query parameter or an `X-Reader-Id` header, else 'default'. A language choice
+them to the caller's current `gr.Blocks` (the chat in web/chat.py). The reader comes from
+`web/identity.py`: a signed `?reader_token=` on the page, else the browser's own anonymous id (never
+an unsigned `?reader=`, never a shared 'default'). A language choice
 (中文 / English, mirrored on the Quiz and Flashcards tabs) switches prompts, options, feedback and
 labels; the card's own text stays Chinese."""
 
 from __future__ import annotations
 
 import re
-import tempfile
 import threading
-from pathlib import Path
 
 import gradio as gr  # this module is only imported by the web chat, which has gradio loaded already
 
-from ..errors import TutorError
+from ..errors import TutorError, public_message
 from ..settings import Settings
+from ..store import open_store
+from ..web.identity import Reader, Readers
 from .bank import option_labels
+from .exports import ExportFolder
 from .notes import export_markdown, note_starters, notes_by_section, save_note
-from .progress import clean_reader
 from .session import Study, feedback_language
 
-DEFAULT_READER = "default"
 LANGUAGE_CHOICES = [("中文", "zh"), ("English", "en")]
 DEFAULT_LANGUAGE = "zh"
 TEXT = {
@@ -36,28 +36,6 @@ TEXT = {
            "card_source": "Source [{chunk_id}] {section} — “{quote}”",
            "no_cards": "(this card has nothing to make flashcards from)"},
 }
-
-
-def reader_from_request(request) -> str:
-    """`?reader=` on the page URL, else the `X-Reader-Id` header, else 'default' (invalid ids too)."""
-    candidates = []
-    if request is not None:
-        try:
-            candidates.append(dict(request.query_params).get("reader"))
-        except Exception:  # noqa: BLE001 - a request without params (tests, API calls)
-            pass
-        try:
-            headers = {k.lower(): v for k, v in dict(request.headers).items()}
-            candidates.append(headers.get("x-reader-id"))
-        except Exception:  # noqa: BLE001
-            pass
-    for c in candidates:
-        if c:
-            try:
-                return clean_reader(c)
-            except TutorError:
-                continue
-    return DEFAULT_READER
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#<>|])")
@@ -95,10 +73,10 @@ def _flashcards_md(study: Study, lang: str = DEFAULT_LANGUAGE) -> str:
     return "\n".join(lines) or t["no_cards"]
 
 
-def _notes_md(study: Study, reader: str) -> str:
-    by = notes_by_section(study.store, reader)
+def _notes_md(study: Study, reader: Reader) -> str:
+    by = notes_by_section(study.store, reader.id)
     if not by:
-        return f"_读者 `{reader}` 还没有笔记。_"
+        return f"_读者 `{reader.label}` 还没有笔记。_"
     sections = {c.chunk_id: c.section for c in study.chunks}
     lines = []
     for cid in [c.chunk_id for c in study.chunks if c.chunk_id in by]:
@@ -108,10 +86,13 @@ def _notes_md(study: Study, reader: str) -> str:
     return "\n".join(lines)
 
 
-def build_study_tabs(tutor, settings: Settings | None = None, study: Study | None = None) -> Study:
+def build_study_tabs(tutor, settings: Settings | None = None, study: Study | None = None,
+                     readers: Readers | None = None) -> Study:
     """Create the Quiz, Flashcards and Notes tabs inside the current gr.Blocks context."""
     settings = settings or tutor.settings
-    study = study or Study(tutor.chunks, tutor.embedder, settings.study_db)
+    readers = readers or Readers(settings)
+    exports = ExportFolder(keep=settings.notes_exports_kept, ttl_s=settings.notes_export_ttl_s)
+    study = study or Study(tutor.chunks, tutor.embedder, open_store(settings))
     # the first graded answer would otherwise wait for the bank's key points to be embedded
     threading.Thread(target=study.grader.warm, name="s2r-study-warm", daemon=True).start()
     section_choices = [(c.section.split(" > ", 1)[-1], c.chunk_id) for c in study.chunks]
@@ -133,35 +114,37 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
         current = gr.State(None)
         asked = gr.State([])  # ids asked in this sitting: 'next' moves on even past a missed one
 
-        def status_line(reader: str, lang: str) -> str:
-            return TEXT[lang]["status"].format(reader=reader, **study.store.summary(reader))
+        def status_line(reader: Reader, lang: str) -> str:
+            return TEXT[lang]["status"].format(reader=reader.label, **study.store.summary(reader.id))
 
         def next_question(seen, lang, request: gr.Request):
             lang = _lang(lang)
-            reader = reader_from_request(request)
+            reader = readers.page(request)
             seen = list(seen or [])
             try:
-                q = study.next_questions(reader, 1, exclude=set(seen))[0]
+                q = study.next_questions(reader.id, 1, exclude=set(seen))[0]
                 info = status_line(reader, lang)
             except TutorError as exc:
-                return (None, gr.update(), gr.update(visible=False), "", f"⚠ {exc}", "", seen)
+                return (None, gr.update(), gr.update(visible=False), "", f"⚠ {public_message(exc)}", "", seen)
             seen = [] if q.id in seen else seen  # every question asked once: start the round again
             opts = option_labels(q, lang)
             return (q.id, _question_md(q, lang), gr.update(choices=opts, value=None, visible=bool(opts)), "", "",
                     info, [*seen, q.id])
 
         def submit_answer(qid, choice, text, lang, request: gr.Request):
+            """The graded feedback, and the status line with this answer counted (#15)."""
             lang = _lang(lang)
-            reader = reader_from_request(request)
+            reader = readers.page(request)
             if not qid:
-                return "请先点击「下一题」。Press *Next question* first."
+                return "请先点击「下一题」。Press *Next question* first.", gr.update()
             reply_text = (text or "").strip() or (choice.split(". ", 1)[0] if choice else "")
             if not reply_text:
-                return "请先作答。Type or pick an answer first."
+                return "请先作答。Type or pick an answer first.", gr.update()
             try:
-                return study.answer(reader, qid, reply_text, feedback_language(lang)).feedback
+                feedback = study.answer(reader.id, qid, reply_text, feedback_language(lang)).feedback
+                return feedback, status_line(reader, lang)
             except TutorError as exc:
-                return f"⚠ {exc}"
+                return f"⚠ {public_message(exc)}", gr.update()
 
         outs = [current, question_md, choices, reply, feedback_md, status, asked]
         def first_question(qid, seen, lang, request: gr.Request):
@@ -170,8 +153,8 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
 
         nxt.click(next_question, inputs=[asked, quiz_lang], outputs=outs)
         quiz_tab.select(first_question, inputs=[current, asked, quiz_lang], outputs=outs)
-        submit.click(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=feedback_md)
-        reply.submit(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=feedback_md)
+        submit.click(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=[feedback_md, status])
+        reply.submit(submit_answer, inputs=[current, choices, reply, quiz_lang], outputs=[feedback_md, status])
 
     # ---- Flashcards ---------------------------------------------------------------------------
     with gr.Tab("闪卡 Flashcards", elem_id="study-flashcards-tab"):
@@ -191,9 +174,9 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             question = _question_md(q, lang)
             opts = gr.update(choices=labels, value=next((o for o in labels if o.split(". ", 1)[0] == picked), None))
             try:
-                info = status_line(reader_from_request(request), lang)
+                info = status_line(readers.page(request), lang)
             except TutorError as exc:
-                info = f"⚠ {exc}"
+                info = f"⚠ {public_message(exc)}"
         return lang, lang, question, opts, info, _flashcards_md(study, lang)
 
     lang_outs = [quiz_lang, cards_lang, question_md, choices, status, cards_md]
@@ -217,24 +200,26 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             return f"{s}\n" + (text or "") if s else text
 
         def save_it(chunk_id, text, request: gr.Request):
-            reader = reader_from_request(request)
+            reader = readers.page(request)
             try:
-                save_note(study.store, reader, chunk_id, text, study.chunks)
+                save_note(study.store, reader.id, chunk_id, text, study.chunks, settings)
                 return "", _notes_md(study, reader)
             except TutorError as exc:
-                return text, f"⚠ {exc}\n\n" + _safe_notes(study, reader)
+                return text, f"⚠ {public_message(exc)}\n\n" + _safe_notes(study, reader)
 
         def show(request: gr.Request):
-            return _safe_notes(study, reader_from_request(request))
+            return _safe_notes(study, readers.page(request))
 
         def export_it(request: gr.Request):
-            reader = reader_from_request(request)
+            reader = readers.page(request)
             try:
-                md = export_markdown(study.store, reader, study.chunks)
+                md = export_markdown(study.store, reader.id, study.chunks, title=reader.label)
+                # one folder for every export, each removed after notes_export_ttl_s (finding 5)
+                out = exports.write("notes.md", md)
             except TutorError as exc:
-                return gr.update(visible=False), f"⚠ {exc}"
-            out = Path(tempfile.mkdtemp(prefix="s2r-notes-")) / f"notes-{reader}.md"
-            out.write_text(md, encoding="utf-8")
+                return gr.update(visible=False), f"⚠ {public_message(exc)}"
+            except OSError as exc:  # a full or unwritable temp folder: a message, not a traceback
+                return gr.update(visible=False), f"⚠ 导出失败 export failed: {exc.strerror}"
             return gr.update(value=str(out), visible=True), _safe_notes(study, reader)
 
         starter.change(use_starter, inputs=[starter, note], outputs=note)
@@ -244,8 +229,8 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
     return study
 
 
-def _safe_notes(study: Study, reader: str) -> str:
+def _safe_notes(study: Study, reader: Reader) -> str:
     try:
         return _notes_md(study, reader)
     except TutorError as exc:
-        return f"⚠ {exc}"
+        return f"⚠ {public_message(exc)}"

@@ -8,23 +8,27 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Query, Request
+import anyio
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..errors import CorpusError, EmbedderError, IndexCorruptError, LLMError, QueryError, TemplateError, TutorError
+from ..errors import QueryError, TutorError, public_message
 from ..models import Answer, Hit, Turn
 from ..settings import Settings
+from .identity import (AnonymousCookie, MissingReaderToken, Reader, Readers, ReaderTokenError, cookie_reader,
+                       set_cookie_header)
 from .runtime import Runtime
 
 log = logging.getLogger("s2r_tutor.web")
 
-API_PREFIX = "/api/"
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:\d{1,5})?$")
 
 
@@ -50,30 +54,198 @@ class ErrorBody(BaseModel):
     detail: str
 
 
-ERRORS = {code: {"model": ErrorBody} for code in (400, 413, 422, 503)}
+class NoteRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "examples": [{"section": "04-08#reality-gap", "text": "现实差距：仿真和真机的动力学不一致。"}]})
+
+    section: str = Field(max_length=200, description="the section noted: a chunk id ('04-08#reality-gap') or "
+                         "an anchor ('reality-gap'); it must exist in the card corpus")
+    text: str = Field(description="the note (at most `Settings.max_note_chars` characters; 2000 by default)")
+
+
+class NoteOut(BaseModel):
+    id: int
+    chunk_id: str = Field(description="the section's chunk id")
+    section: str = Field(description="the section's heading path ('' when the card no longer has it)")
+    text: str
+    created_at: float = Field(description="Unix time")
+
+
+class NotesResponse(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "reader": "alice", "count": 1, "max_notes": 200, "max_note_chars": 2000,
+        "notes": [{"id": 7, "chunk_id": "04-08#reality-gap", "section": "什么是 Sim2Real？ > 现实差距",
+                   "text": "现实差距：仿真和真机的动力学不一致。", "created_at": 1764759600.0}]}]})
+
+    reader: str = Field(description="the caller: the token's `sub`, or the anonymous id of this client")
+    count: int
+    max_notes: int = Field(description="notes one reader may keep")
+    max_note_chars: int = Field(description="longest note accepted")
+    notes: list[NoteOut] = Field(description="oldest first")
+
+
+class ProgressResponse(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "reader": "alice", "answered": 12, "correct": 8, "partial": 3, "wrong": 1}]})
+
+    reader: str
+    answered: int = Field(description="distinct quiz questions answered")
+    correct: int = Field(description="of those, last answered correctly")
+    partial: int
+    wrong: int
+
+
+ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 413, 422, 503)}
+NOTE_ERRORS = {**ERRORS, 409: {"model": ErrorBody, "description": "the reader already keeps the most notes allowed"}}
 
 
 # --------------------------------------------------------------------------- routes
 
 router = APIRouter()
+# Declared for OpenAPI (the Bearer scheme shows in /docs); auto_error=False: the 401 is ours.
+_bearer = HTTPBearer(auto_error=False, description="a reader token (HS256 JWT with `sub` and `exp`) from the "
+                     "portal or `s2r-tutor reader-token`; required when the server has S2R_READER_SECRET set")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
 def _runtime(request: Request) -> Runtime:
     return request.app.state.runtime
 
 
-@router.post("/api/ask", response_model=Answer, responses=ERRORS, summary="Ask a question; a cited answer")
+def _readers(request: Request) -> Readers:
+    readers = getattr(request.app.state, "readers", None)
+    if readers is None:
+        readers = request.app.state.readers = Readers(_runtime(request).settings)
+    return readers
+
+
+def _unauthorized(exc: ReaderTokenError) -> StarletteHTTPException:
+    challenge = "Bearer" if isinstance(exc, MissingReaderToken) else 'Bearer error="invalid_token"'
+    return StarletteHTTPException(401, str(exc), headers={"WWW-Authenticate": challenge})
+
+
+def _auth_header(request: Request, creds: HTTPAuthorizationCredentials | None) -> str | None:
+    return f"Bearer {creds.credentials}" if creds else request.headers.get("authorization")
+
+
+async def require_token(request: Request, creds: Credentials) -> None:
+    """With a reader secret set, every /api/ route needs a valid token (401 otherwise)."""
+    readers = _readers(request)
+    if readers.signed:
+        try:
+            readers.api(_auth_header(request, creds), None)
+        except ReaderTokenError as exc:
+            raise _unauthorized(exc) from None
+
+
+async def api_reader(request: Request, response: Response, creds: Credentials) -> Reader:
+    """The caller of a reader-data route: the token's reader (secret set), else this client's
+    anonymous id from the `s2r_reader` cookie, minted (and set on the response) on first use."""
+    try:
+        reader, minted = _readers(request).api(_auth_header(request, creds), request.headers.get("cookie"))
+    except ReaderTokenError as exc:
+        raise _unauthorized(exc) from None
+    if minted:
+        response.headers.append("set-cookie", set_cookie_header(reader.id, request.url.scheme == "https").decode())
+    return reader
+
+
+@router.post("/api/ask", response_model=Answer, responses=ERRORS, summary="Ask a question; a cited answer",
+             dependencies=[Depends(require_token)])
 async def ask(body: AskRequest, request: Request) -> Answer:
-    return await _runtime(request).ask(body.question, body.history)
+    # The widget (/embed) calls this route too; its page is the referrer. Only the path is looked at.
+    source = "widget" if "/embed" in request.headers.get("referer", "") else "api"
+    return await _runtime(request).ask(body.question, body.history, source=source, reader=_known_reader(request))
 
 
-@router.get("/api/search", response_model=SearchResponse, responses=ERRORS, summary="Best card sections for a query")
+def _known_reader(request: Request) -> str | None:
+    """The caller's reader id for the question log (which keeps only its hash): the token's, or an
+    anonymous cookie the client already has; asking never mints one."""
+    readers = _readers(request)
+    try:
+        if readers.signed:
+            return readers.api(request.headers.get("authorization"), None)[0].id
+        return cookie_reader(request.headers.get("cookie"))
+    except ReaderTokenError:
+        return None
+
+
+@router.get("/api/search", response_model=SearchResponse, responses=ERRORS, summary="Best card sections for a query",
+            dependencies=[Depends(require_token)])
 async def search(
     request: Request,
     q: str = Query(description="the query text"),
     k: int = Query(5, ge=1, le=50, description="how many hits"),
 ) -> SearchResponse:
     return SearchResponse(hits=await _runtime(request).search(q, k))
+
+
+def _study_store(request: Request):
+    from ..study.progress import StudyStore
+
+    store = getattr(request.app.state, "study_store", None)
+    if store is None:
+        store = request.app.state.study_store = StudyStore(_runtime(request).settings.study_db)
+    return store
+
+
+async def _study(request: Request, fn, *args):
+    """Run a (short, blocking) study-store call off the event loop, but outside the tutor's CPU
+    slots: a note must not wait behind slow questions. Bad input -> 422/409; an unusable database
+    -> 503 without its path (that stays in the server log)."""
+    from ..study.progress import NoteLimitError, StudyStorageError, StudyStoreError
+
+    try:
+        return await anyio.to_thread.run_sync(fn, *args)
+    except NoteLimitError as exc:
+        raise StarletteHTTPException(409, str(exc)) from None
+    except StudyStorageError as exc:
+        log.error("study store error on %s: %s", request.url.path, exc)
+        raise StarletteHTTPException(503, "notes and progress are unavailable right now: a problem with the "
+                                          "study database (details are in the server log)") from None
+    except StudyStoreError as exc:  # the caller's input (NoteError and friends): their own words
+        raise StarletteHTTPException(422, str(exc)) from None
+
+
+def _notes_response(request: Request, reader: Reader) -> NotesResponse:
+    settings = _runtime(request).settings
+    chunks = {c.chunk_id: c for c in _runtime(request).tutor.chunks}
+    notes = _study_store(request).notes(reader.id) if settings.study_db.exists() else []
+    return NotesResponse(
+        reader=reader.id, count=len(notes), max_notes=settings.max_notes_per_reader,
+        max_note_chars=settings.max_note_chars,
+        notes=[NoteOut(id=n.id, chunk_id=n.chunk_id, section=chunks[n.chunk_id].section if n.chunk_id in chunks else "",
+                       text=n.text, created_at=n.created_at) for n in notes])
+
+
+@router.get("/api/notes", response_model=NotesResponse, responses=ERRORS, summary="The caller's notes")
+async def get_notes(request: Request, reader: Annotated[Reader, Depends(api_reader)]) -> NotesResponse:
+    return await _study(request, _notes_response, request, reader)
+
+
+@router.post("/api/notes", response_model=NotesResponse, status_code=201, responses=NOTE_ERRORS,
+             summary="Add a note on a card section; returns all of the caller's notes")
+async def post_note(body: NoteRequest, request: Request,
+                    reader: Annotated[Reader, Depends(api_reader)]) -> NotesResponse:
+    from ..study.notes import save_note
+
+    runtime = _runtime(request)
+
+    def add() -> NotesResponse:
+        save_note(_study_store(request), reader.id, body.section, body.text, runtime.tutor.chunks, runtime.settings)
+        return _notes_response(request, reader)
+
+    return await _study(request, add)
+
+
+@router.get("/api/progress", response_model=ProgressResponse, responses=ERRORS, summary="The caller's quiz summary")
+async def get_progress(request: Request, reader: Annotated[Reader, Depends(api_reader)]) -> ProgressResponse:
+    def summary() -> ProgressResponse:
+        if not _runtime(request).settings.study_db.exists():  # reading never creates the database
+            return ProgressResponse(reader=reader.id, answered=0, correct=0, partial=0, wrong=0)
+        return ProgressResponse(reader=reader.id, **_study_store(request).summary(reader.id))
+
+    return await _study(request, summary)
 
 
 @router.get("/healthz", response_model=Health, summary="Liveness and index size")
@@ -110,17 +282,10 @@ async def _on_query_error(request: Request, exc: QueryError) -> JSONResponse:
     return _error(400, str(exc))
 
 
-# What failed, in words a portal user may see. The error's own text stays in the server log: it
-# names server paths (the index folder, a card's file) that a client has no business learning.
-_FAILED_PART = {CorpusError: "the card corpus", IndexCorruptError: "the search index",
-                EmbedderError: "the embedding model", TemplateError: "the answer templates", LLMError: "the LLM"}
-
-
 async def _on_tutor_error(request: Request, exc: TutorError) -> JSONResponse:
-    # Not the caller's fault (index, embedder, templates): say so without a traceback.
-    log.error("tutor error on %s: %s", request.url.path, exc)
-    part = next((name for kind, name in _FAILED_PART.items() if isinstance(exc, kind)), "the tutor")
-    return _error(503, f"the tutor cannot answer right now: a problem with {part} (details are in the server log)")
+    # Not the caller's fault (index, embedder, templates): which part failed, without a traceback or
+    # the error's own text, which names server paths and goes to the log.
+    return _error(503, public_message(exc).replace("cannot do this", "cannot answer"))
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -141,38 +306,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 # --------------------------------------------------------------------------- middleware
-
-
-class BodyLimit:
-    """413 for an /api/ request body over `max_bytes`: by Content-Length up front, or counted while
-    a chunked body streams in. Gradio's own routes are left alone (a long chat history is large)."""
-
-    def __init__(self, app, max_bytes: int):
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
-            return await self.app(scope, receive, send)
-        too_large = f"request body is larger than {self.max_bytes} bytes"
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None:
-            if not length.isdigit():
-                return await _error(400, "invalid Content-Length header")(scope, receive, send)
-            if int(length) > self.max_bytes:
-                return await _error(413, too_large)(scope, receive, send)
-        seen = 0
-
-        async def counting_receive():
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise StarletteHTTPException(413, too_large)
-            return message
-
-        await self.app(scope, counting_receive, send)
 
 
 def allowed_origins(settings: Settings) -> list[str]:
@@ -219,12 +352,12 @@ def install_api(app: FastAPI, settings: Settings) -> None:
     install_error_handlers(app)
     app.include_router(router)
     # Added last = outermost: CORS answers preflights before anything else runs.
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(AnonymousCookie)  # a page load without one gets its own anonymous reader id
     app.add_middleware(SecurityHeaders, settings=settings)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=allowed_origins(settings),
         allow_methods=["GET", "POST"],
-        allow_headers=["Content-Type"],
+        allow_headers=["Content-Type", "Authorization"],  # Authorization: the portal's reader token
         max_age=600,
     )

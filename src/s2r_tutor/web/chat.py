@@ -9,20 +9,24 @@ like/dislike on a given message refers to).
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
-from ..errors import TutorError
+from ..errors import TutorError, public_message
 from ..models import Answer, Chunk
-from .feedback import Feedback, FeedbackLog
-from .render import answer_markdown, answer_message, escape_html, literal_text, section_title, user_text
+from .feedback import CHANGED, LIMITED, UNCHANGED, Feedback, FeedbackLog, Votes
+from .identity import Readers
+from .render import (answer_markdown, escape_html, literal_text, section_title, sources_markdown, sources_title,
+                     user_text)
 from .runtime import Runtime
 
 log = logging.getLogger("s2r_tutor.web")
 
 TITLE = "Sim2Real 学习助手"
 HISTORY_TURNS = 20  # earlier messages passed to Tutor.ask (the API accepts up to 50)
+SAVED_MESSAGES = 60  # chat messages kept in the browser across reloads (answer + sources = 2)
 
 # The definition, RL vs Sim2Real, and the card's four customer scenarios (plus one in English).
 EXAMPLES = [
@@ -38,7 +42,7 @@ EXAMPLES = [
 INTRO = (
     f"## {TITLE}\n"
     "根据概念卡 **04-08「什么是 Sim2Real？」** 回答问题，每个回答都用 `[n]` 标注出处，"
-    "展开「来源」可以看到引用的章节和原文。中文优先，也可以用英文提问。"
+    "点击 `[n]` 查看它引用的原文，也可以在概念卡中打开对应章节。中文优先，也可以用英文提问。"
 )
 FOOTER = "HTTP API：[/docs](/docs) · 门户嵌入小组件：[/embed](/embed)"
 
@@ -54,6 +58,37 @@ CSS = """
 .s2r-origin { color: var(--body-text-color-subdued); font-size: .85em; }
 .block.s2r-card-notes { margin-top: .5rem; padding: .25rem .75rem; border-left: 3px solid var(--color-accent); }
 """
+
+# ui (#15): clickable [n], the sources' "open in card", scrolling, mobile layout. Kept apart from the
+# rules above so other changes to CSS merge cleanly.
+CSS += """
+#s2r-chatbot .s2r-cite { all: unset; cursor: pointer; color: var(--color-accent); font-weight: 600; font-size: .85em;
+  padding: 0 .1em; border-radius: 3px; }
+#s2r-chatbot .s2r-cite:hover, #s2r-chatbot .s2r-cite:focus-visible { background: var(--color-accent-soft); outline: none; }
+#s2r-chatbot .thought li { scroll-margin: 2rem; border-radius: 4px; }
+#s2r-chatbot .thought li.s2r-source-active { background: var(--color-accent-soft); outline: 2px solid var(--color-accent-soft); }
+#s2r-chatbot .s2r-open-card { all: unset; cursor: pointer; color: var(--color-accent); font-size: .85em; text-decoration: underline; }
+::highlight(s2r-quote) { background-color: #fde68a; color: #111827; }
+.s2r-card-target > .label-wrap { color: var(--color-accent); }
+#s2r-chatbot .message-content table { display: block; max-width: 100%; overflow-x: auto; }
+#s2r-chatbot .message-content th, #s2r-chatbot .message-content td { min-width: 7em; }
+@media (max-width: 640px) {
+  #s2r-input-row { flex-wrap: wrap; }
+  #s2r-input-row > #s2r-input { flex: 1 1 100% !important; min-width: 100% !important; }
+  #s2r-input-row > #s2r-send { flex: 1 1 100% !important; }
+  #s2r-chatbot .message-content th, #s2r-chatbot .message-content td { min-width: 6em; }
+  #s2r-chatbot .message-row.bot-row { max-width: calc(100% - 12px) !important; margin-left: 6px !important; margin-right: 6px !important; }
+  #s2r-chatbot .message-row.user-row { margin-left: 40px !important; margin-right: 6px !important; }
+}
+"""
+
+JS_FILE = Path(__file__).parent / "static" / "chat.js"
+
+
+def chat_js() -> str:
+    """The page script for `mount_gradio_app(js=...)`: one arrow function (see static/chat.js)."""
+    return JS_FILE.read_text(encoding="utf-8")
+
 
 SYSTEM_FONTS = ["system-ui", "-apple-system", "PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", "sans-serif"]
 
@@ -78,8 +113,48 @@ def _selected_text(evt: gr.SelectData) -> str:
     return str(value or "")
 
 
+def answer_messages(answer: Answer, link_hosts: tuple[str, ...] | list[str] = ()) -> list[dict[str, Any]]:
+    """The answer as chat messages: its Markdown, then (when it cites anything) the sources as a
+    collapsed block of plain Markdown, so copy and screen readers get text, never HTML. Gradio shows
+    both in one bubble; a like on the bubble reports the first one's index."""
+    options = [{"value": f, "label": f} for f in answer.followups[:3]]
+    body: dict[str, Any] = {"role": "assistant", "content": answer_markdown(answer.answer, link_hosts)}
+    if not answer.citations:
+        return [{**body, "options": options}]
+    sources = {"role": "assistant", "content": sources_markdown(answer.citations, answer.language),
+               "metadata": {"title": sources_title(answer.citations, answer.language), "status": "done"},
+               "options": options}
+    return [body, sources]
+
+
+def saved_conversation(messages: list, turns: list, records: dict) -> dict[str, Any]:
+    """What the browser keeps across reloads (gr.BrowserState): the newest SAVED_MESSAGES messages
+    (localStorage is small), with the like/dislike records re-indexed to match."""
+    cut = max(0, len(messages) - SAVED_MESSAGES)
+    if cut:
+        records = {str(int(k) - cut): v for k, v in records.items() if k.isdigit() and int(k) >= cut}
+    return {"v": 1, "messages": messages[cut:], "turns": turns[-HISTORY_TURNS:], "records": records}
+
+
+def restored_conversation(saved: Any) -> tuple[list, list, list, dict]:
+    """The kept conversation back into the chatbot and the session state; anything unexpected
+    (an older format, a value the server cannot decrypt) starts a fresh one."""
+    if not isinstance(saved, dict) or saved.get("v") != 1:
+        return [], [], [], {}
+    messages, turns, records = saved.get("messages"), saved.get("turns"), saved.get("records")
+    if not (isinstance(messages, list) and isinstance(turns, list) and isinstance(records, dict)):
+        return [], [], [], {}
+    if not all(isinstance(m, dict) and m.get("role") in ("user", "assistant") and isinstance(m.get("content"), str)
+               for m in messages):
+        return [], [], [], {}
+    return messages, messages, turns, records
+
+
 def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
-    async def respond(question: str, messages: list, turns: list, records: dict):
+    readers = Readers(runtime.settings)
+    votes = Votes(feedback, runtime.settings.feedback_per_minute)
+
+    async def respond(question: str, messages: list, turns: list, records: dict, request: gr.Request = None):
         question = (question or "").strip()
         if not question:
             yield "", messages, messages, turns, records
@@ -89,37 +164,48 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         messages.append({"role": "user", "content": user_text(question)})
         yield "", messages, messages, turns, records
         try:
-            answer = await runtime.ask(question, turns[-HISTORY_TURNS:])
+            answer = await runtime.ask(question, turns[-HISTORY_TURNS:], source="chat",
+                                       reader=readers.page(request).id)  # hashed in the question log
         except TutorError as exc:  # QueryError and friends: a message, not a traceback
-            messages = [*messages, {"role": "assistant", "content": escape_html(str(exc))}]
+            messages = [*messages, {"role": "assistant", "content": escape_html(public_message(exc))}]
             yield "", messages, messages, turns, records
             return
-        messages = [*messages, {
-            "role": "assistant",
-            "content": answer_message(answer),
-            "options": [{"value": f, "label": f} for f in answer.followups[:3]],
-        }]
-        records = {**records, str(len(messages) - 1): _record(answer)}
-        turns = [*turns, {"role": "user", "content": question}, {"role": "assistant", "content": answer.answer}]
+        messages = [*messages, *answer_messages(answer, runtime.settings.link_hosts)]
+        records = {**records, str(len(messages) - (2 if answer.citations else 1)): _record(answer)}
+        # Clipped to the tutor's bound, so one over-long message cannot break later turns (#13, finding 8).
+        keep = runtime.settings.max_turn_chars
+        turns = [*turns, {"role": "user", "content": question[:keep]}, {"role": "assistant", "content": answer.answer[:keep]}]
         yield "", messages, messages, turns, records
 
-    def on_like(records: dict, data: gr.LikeData) -> None:
+    def on_like(records: dict, data: gr.LikeData, request: gr.Request) -> None:
         index = data.index[0] if isinstance(data.index, (list, tuple)) else data.index
         record = records.get(str(index))
         if record is None or not isinstance(data.liked, bool):
             return
-        feedback.append(Feedback(liked=data.liked, source="chat", **record))
-        gr.Info("感谢反馈！" if data.liked else "已记录，我们会改进这个回答。")
+        # One vote per answer per session and reader; a second click changes it (issue 13, finding 9).
+        vote = f"{getattr(request, 'session_hash', None) or ''}:{index}"
+        client = getattr(getattr(request, "client", None), "host", None) or ""
+        outcome = votes.cast(Feedback(liked=data.liked, source="chat", reader=readers.page(request).id,
+                                      vote=vote, **record), client=str(client))
+        if outcome == LIMITED:
+            gr.Warning("反馈太频繁了，请稍后再试。Too many votes; try again in a minute.", duration=3)
+        elif outcome != UNCHANGED:
+            # A short toast (static/chat.js also closes toasts on a tab switch, #15)
+            gr.Info(("已改为：" if outcome == CHANGED else "") + ("感谢反馈！" if data.liked else "已记录，我们会改进这个回答。"),
+                    duration=3)
 
     def reset():
-        return [], [], [], {}
+        return [], [], [], {}, saved_conversation([], [], {})
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         messages = gr.State([])
         turns = gr.State([])
         records = gr.State({})
+        # The conversation kept in the browser's localStorage (Gradio encrypts it with the server's key),
+        # so a reload shows it again.
+        saved = gr.BrowserState(saved_conversation([], [], {}), storage_key="s2r-conversation")
         gr.Markdown(INTRO)
-        with gr.Tabs():
+        with gr.Tabs(overflow_behavior="wrap"):  # on a phone every tab stays one tap away (#15)
             with gr.Tab("问答 Chat", id="chat"):
                 chatbot = gr.Chatbot(
                     label=TITLE,
@@ -133,8 +219,9 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
                     allow_tags=False,
                     sanitize_html=True,
                     latex_delimiters=[],
+                    autoscroll=False,  # static/chat.js scrolls a new question to the top instead
                 )
-                with gr.Row():
+                with gr.Row(elem_id="s2r-input-row"):
                     box = gr.Textbox(
                         show_label=False,
                         placeholder="输入关于 Sim2Real 的问题，按回车发送（也可以用英文提问）",
@@ -149,20 +236,29 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
             study_tabs(runtime)
         gr.Markdown(FOOTER)
 
-        show_notes = card_notes(runtime, note_sections)
+        show_notes = card_notes(runtime, note_sections, readers)
         if show_notes is not None:  # the reader's notes beside each section: on page load and tab open
             notes_io = dict(inputs=None, outputs=notes_outputs, show_progress="hidden", concurrency_limit=None,
                             api_visibility="private")
             demo.load(show_notes, **notes_io)
             card.select(show_notes, **notes_io)
 
-        chat_io = dict(inputs=[box, messages, turns, records], outputs=[box, chatbot, messages, turns, records])
-        box.submit(respond, **chat_io)
-        send.click(respond, **chat_io)
-        chatbot.example_select(_selected_text, None, box).then(respond, **chat_io)
-        chatbot.option_select(_selected_text, None, box).then(respond, **chat_io)
+        # Chat answers leave the Gradio queue freely (up to chat_in_flight) and wait at Runtime's limiter,
+        # the one budget the API routes wait at too, first come first served (#15). A queue limit of
+        # web_concurrency here as well made chat users wait twice: for a queue slot, then behind every
+        # API call at the limiter (chat p50 6 s against the API's 0.2 s).
+        chat_io = dict(inputs=[box, messages, turns, records], outputs=[box, chatbot, messages, turns, records],
+                       concurrency_limit=runtime.settings.chat_in_flight, concurrency_id="s2r-chat")
+        keep = dict(fn=saved_conversation, inputs=[messages, turns, records], outputs=saved, show_progress="hidden",
+                    concurrency_limit=None, api_visibility="private")
+        box.submit(respond, **chat_io).then(**keep)
+        send.click(respond, **chat_io).then(**keep)
+        chatbot.example_select(_selected_text, None, box).then(respond, **chat_io).then(**keep)
+        chatbot.option_select(_selected_text, None, box).then(respond, **chat_io).then(**keep)
         chatbot.like(on_like, [records], None)
-        chatbot.clear(reset, None, [chatbot, messages, turns, records])  # the chatbot's trash icon
+        chatbot.clear(reset, None, [chatbot, messages, turns, records, saved])  # the chatbot's trash icon
+        demo.load(restored_conversation, [saved], [chatbot, messages, turns, records], show_progress="hidden",
+                  concurrency_limit=None, api_visibility="private")
     return demo
 
 
@@ -185,34 +281,34 @@ def card_tab(chunks: list[Chunk]) -> tuple[list[gr.Markdown], list[list[str]]]:
     return outputs, ids
 
 
-def notes_markdown(reader: str, notes: list[str]) -> str:
+def notes_markdown(reader: str, notes: list[str]) -> str:  # reader: the label to show
     """A reader's notes on one section, shown literally (no Markdown, no HTML), one item each."""
     items = "\n".join("- " + literal_text(n.strip()) for n in notes)
     return f"**我的笔记 My notes** <sub>读者 reader: {escape_html(reader)}</sub>\n\n{items}"
 
 
-def card_notes(runtime: Runtime, sections: list[list[str]]):
-    """The event handler that fills the card tab's note slots for the page's reader (`?reader=`, else
-    `X-Reader-Id`, else 'default'), or None when the study package is absent."""
+def card_notes(runtime: Runtime, sections: list[list[str]], readers: Readers | None = None):
+    """The event handler that fills the card tab's note slots for the page's reader (web/identity.py:
+    a signed `?reader_token=`, else the browser's anonymous id), or None when the study package is absent."""
+    readers = readers or Readers(runtime.settings)
     try:
         from ..study.notes import notes_for_sections
-        from ..study.ui import reader_from_request
     except ImportError as exc:
         log.info("notes not shown in the card tab: %s", exc)
         return None
 
     def show(request: gr.Request) -> list:
-        reader = reader_from_request(request)
+        reader = readers.page(request)
         try:
-            notes = notes_for_sections(runtime.settings, reader)
+            notes = notes_for_sections(runtime.settings, reader.id)
         except TutorError as exc:  # a corrupt or locked study database: say so, keep the card
-            log.warning("card tab: notes of %s not shown: %s", reader, exc)
-            return [gr.update(value=f"⚠ 笔记暂时无法显示：{literal_text(str(exc))}", visible=True),
+            log.warning("card tab: notes of %s not shown: %s", reader.label, exc)
+            return [gr.update(value=f"⚠ 笔记暂时无法显示：{literal_text(public_message(exc))}", visible=True),
                     *[gr.update(value="", visible=False) for _ in sections]]
         slots = []
         for chunk_ids in sections:
             mine = [n for cid in chunk_ids for n in notes.get(cid, [])]
-            slots.append(gr.update(value=notes_markdown(reader, mine) if mine else "", visible=bool(mine)))
+            slots.append(gr.update(value=notes_markdown(reader.label, mine) if mine else "", visible=bool(mine)))
         return [gr.update(value="", visible=False), *slots]
 
     return show
@@ -225,4 +321,4 @@ def study_tabs(runtime: Runtime) -> None:
     except ImportError as exc:
         log.info("study tabs not shown: %s", exc)
         return
-    build_study_tabs(runtime.tutor, runtime.settings)
+    build_study_tabs(runtime.tutor, runtime.settings, readers=Readers(runtime.settings))

@@ -4,14 +4,15 @@ Gradio mounts routes for every component it has: `/gradio_api/upload` stores any
 client posts (under the Gradio temp folder, /tmp/gradio by default) and `/gradio_api/file=<path>`
 serves back whatever sits in that folder, or fetches a public URL on the caller's behalf. The chat
 and the study tabs have no upload component, and the only file the app hands out is the notes
-export, which Gradio copies into its cache and records in the component's `temp_files`. So:
+export (the `gr.File` with elem_id `study-notes-file`), which Gradio copies into its cache and
+records in that component's `temp_files`. So:
 
 - the upload routes (and the older paths without `/gradio_api`) answer 403 before any byte of the
   body is read;
-- `file=` (and the older `file/`) serves only the files this app's components put in the cache;
-  anything else, a URL included, is a 404.
-
-`gradio_file_settings()` is the matching, deliberate set of `mount_gradio_app` options.
+- `file=` (and the older `file/`) serves only files in the `temp_files` of the components named in
+  `SERVED_COMPONENTS`; anything else, a URL included, is a 404. Trusting every component's temp
+  files was not enough (R140): Gradio copies a file reference found in any event input into the
+  input component's temp files, so a crafted chat message made `/etc/passwd` servable.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ GRADIO_PREFIXES = ("/gradio_api", "")  # Gradio 4+ routes, and the older ones at
 REFUSED = ("/upload", "/upload_progress", "/process_recording", "/component_server")
 FILE_ROUTES = ("/file=", "/file/")
 _SLASHES = re.compile(r"/{2,}")
+SERVED_COMPONENTS = frozenset({"study-notes-file"})  # elem_ids of the components whose files may be served
 
 
 def gradio_routes(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -62,15 +64,14 @@ class GradioFileGuard:
         return await self.app(scope, receive, send)
 
     def served(self, requested: str) -> bool:
-        """True for a file one of the app's components put in Gradio's cache (the notes export)."""
+        """True for a file that one of the SERVED_COMPONENTS (the notes export) put in Gradio's cache."""
         target = _resolved(requested)
         if target is None:
             return False
-        upload_set = getattr(self.blocks, "upload_file_set", None)
-        for files in getattr(self.blocks, "temp_file_sets", []):
-            if files is upload_set:
+        for block in list(getattr(self.blocks, "blocks", {}).values()):
+            if getattr(block, "elem_id", None) not in SERVED_COMPONENTS:
                 continue
-            if any(_resolved(f) == target for f in list(files)):
+            if any(_resolved(f) == target for f in list(getattr(block, "temp_files", ()))):
                 return True
         return False
 
@@ -97,7 +98,7 @@ def gradio_file_settings(settings: Settings) -> dict:
     from gradio.utils import get_upload_folder
 
     needed = [Path(get_upload_folder()).resolve(), Path(tempfile.gettempdir()).resolve()]
-    candidates = [PROJECT_ROOT, settings.corpus_dir, settings.index_dir, settings.prompts_dir,
+    candidates = [PROJECT_ROOT, settings.home, settings.corpus_dir, settings.index_dir, settings.prompts_dir,
                   settings.study_db.parent, settings.feedback_file.parent]
     blocked: list[str] = []
     for folder in candidates:

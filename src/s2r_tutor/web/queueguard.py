@@ -1,11 +1,20 @@
-"""Gradio's `queue/join`, checked before Gradio sees it (R100 in docs/reliability.md).
+"""Gradio's event routes, narrowed to what the browser chat needs (R100, R140–R142 in
+docs/reliability.md).
 
-Gradio trusts two fields of a join: `fn_index` is looked up unguarded (an unknown one is a 500 and
-a traceback per request) and `data` is only found too short once the event runs (a traceback per
-request in the server log). Anonymous clients could flood the log or the 5xx count with either, so
-a join that names no event of this app, or gives fewer values than the event has inputs, is
-refused here with a 422 and one line. Everything else, malformed JSON included (Gradio answers
-that with its own 422), passes through with its body untouched.
+The chat page talks to Gradio through three routes: `queue/join` (run an event), `queue/data` (its
+results, as server-sent events) and `heartbeat/<session>`. Everything else Gradio mounts for its own
+Python and JS clients (`run/<name>`, `call/<name>`, `call/v2/<name>`, `api/<name>`, `stream/`,
+`proxy=`, monitoring, profiling, run history, vibe editing, ...) is an unauthenticated second API
+with weaker checks; this app's programmatic API is `/api/`. So those routes are closed (404), and
+what stays open is checked before Gradio sees it:
+
+- a join must name an event of this app (`fn_index`; Gradio looks it up unguarded: 500 and a
+  traceback) with exactly as many `data` values as the event has inputs (fewer: a traceback when it
+  runs), and no value may be, or contain, a file reference. This app has no file inputs, but Gradio
+  copies any `{"path": ...}` it finds in an event's inputs into its cache and then serves the copy:
+  `/etc/passwd`, the study database and `/proc/self/environ` were readable that way.
+- `queue/data` must name a session the queue knows (an unknown one: 242 lines of traceback per
+  request); `heartbeat/<session>`, which the page opens before its first event, a well-formed one.
 """
 
 from __future__ import annotations
@@ -16,17 +25,35 @@ import re
 from .guard import deny, gradio_routes, request_path
 
 JOIN_ROUTES = gradio_routes(("/queue/join",))
+SESSION_ROUTES = gradio_routes(("/queue/data",))
+HEARTBEAT_PREFIXES = gradio_routes(("/heartbeat/",))
+# Gradio's programmatic and developer routes; the page never calls them.
+CLOSED_PREFIXES = ("/gradio_api/api/", *gradio_routes((
+    "/run/", "/call/", "/stream/", "/proxy=", "/monitoring", "/profiling", "/run-history",
+    "/runs", "/vibe-", "/undo-vibe-edit", "/dev/", "/custom_component/", "/mcp",
+)))
+SESSION_HASH = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_DEPTH = 12  # chat history values are a few levels deep; deeper is not a value of this app
 
 
-class QueueJoinGuard:
-    """ASGI middleware: reads a join's body, checks it against `blocks.fns`, then replays it."""
+class GradioEventGuard:
+    """ASGI middleware: closes Gradio's unused event routes and checks the ones the page uses."""
 
     def __init__(self, app, blocks):
         self.app = app
         self.blocks = blocks
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope["method"] != "POST" or request_path(scope).rstrip("/") not in JOIN_ROUTES:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        path = request_path(scope).rstrip("/") or "/"
+        if self.closed(path):
+            return await deny(404, "not found")(scope, receive, send)
+        if path in SESSION_ROUTES and not self.known_session(_query_param(scope, "session_hash")):
+            return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
+        if path.startswith(HEARTBEAT_PREFIXES) and not SESSION_HASH.match(path.rsplit("/", 1)[-1]):
+            return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
+        if scope["method"] != "POST" or path not in JOIN_ROUTES:
             return await self.app(scope, receive, send)
         chunks, more = [], True
         while more:
@@ -50,23 +77,62 @@ class QueueJoinGuard:
 
         return await self.app(scope, replay, send)
 
+    @staticmethod
+    def closed(path: str) -> bool:
+        return path.startswith(CLOSED_PREFIXES) or path + "/" in CLOSED_PREFIXES
+
+    def known_session(self, session: str | None) -> bool:
+        if not session or not SESSION_HASH.match(session):
+            return False
+        queue = getattr(self.blocks, "_queue", None)
+        pending = getattr(queue, "pending_messages_per_session", {})
+        return session in pending
+
     def problem(self, body: bytes) -> str | None:
         """Why this join cannot run, or None to let Gradio handle it."""
         try:
             join = json.loads(body)
         except (ValueError, UnicodeDecodeError):
-            return None
-        if not isinstance(join, dict) or "fn_index" not in join:
-            return None
-        fn_index, data = _as_int(join["fn_index"]), join.get("data")
-        if fn_index is _NOT_INT:
-            return None  # Gradio's own 422 names the type error
+            return "the body is not JSON"
+        if not isinstance(join, dict):
+            return "the body must be a JSON object"
+        session = join.get("session_hash")
+        if session is not None and not (isinstance(session, str) and SESSION_HASH.match(session)):
+            return "session_hash must be 1-64 letters, digits, '_' or '-'"
+        fn_index, data = _as_int(join.get("fn_index")), join.get("data")
+        if fn_index is _NOT_INT or fn_index is None:
+            return "fn_index must be the number of one of this app's events"
         fn = self.blocks.fns.get(fn_index)
         if fn is None:
             return f"no event with fn_index {json.dumps(join['fn_index'])[:40]} in this app"
-        if isinstance(data, list) and len(data) < len(fn.inputs):
+        if not isinstance(data, list):
+            return "data must be a list of the event's input values"
+        if len(data) != len(fn.inputs):
             return f"event {fn_index} takes {len(fn.inputs)} input values, got {len(data)}"
+        if any(_has_file(value, 0) for value in data):
+            return "this app takes no files"
         return None
+
+
+def _has_file(value, depth: int) -> bool:
+    """True for anything Gradio's preprocessing would treat as a file reference (a dict with a
+    `path`, `url` or FileData `meta`), at any depth; too deep counts as one (refuse, don't recurse)."""
+    if depth > MAX_DEPTH:
+        return True
+    if isinstance(value, dict):
+        if "path" in value or "url" in value or "meta" in value or "file" in value:
+            return True
+        return any(_has_file(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_file(v, depth + 1) for v in value)
+    return False
+
+
+def _query_param(scope, name: str) -> str | None:
+    from urllib.parse import parse_qs
+
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return values[0] if values else None
 
 
 _NOT_INT = object()
@@ -74,7 +140,7 @@ _NOT_INT = object()
 
 def _as_int(value):
     """The int Gradio's request model would read (pydantic's lax mode: 12, 12.0, "12", true), None
-    for null (Gradio then fails on a lookup of None), _NOT_INT for what it rejects itself."""
+    for null, _NOT_INT for anything else."""
     if value is None or isinstance(value, int):  # bool included, as pydantic reads it
         return None if value is None else int(value)
     if isinstance(value, float) and value.is_integer():

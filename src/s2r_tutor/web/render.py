@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 
-from ..models import Answer, Citation
+from ..models import Citation
 
 _MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
 LABELS = {
-    "zh": {"sources": "来源", "no_sources": "（未引用卡片内容）"},
-    "en": {"sources": "Sources", "no_sources": "(no card sections cited)"},
+    "zh": {"sources": "来源"},
+    "en": {"sources": "Sources"},
 }
 
 
@@ -39,10 +40,50 @@ def literal_text(text: str) -> str:
     return _ASCII_PUNCT.sub(lambda m: f"&#{ord(m.group())};", text).replace("\n", "<br>")
 
 
-def answer_markdown(text: str) -> str:
-    """The answerer's Markdown with HTML, inline links and images disabled (`<` and `&` escaped,
-    `](` broken): lists, bold and `[n]` markers stay; nothing can point the page at another host."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace("](", "]\\(")
+# An inline link or image: [label](destination "title"). Labels with brackets inside are left to the
+# `](` breaking below, which disarms them too.
+_INLINE_LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(\s*([^()\s]*)(?:\s+\"[^\"\n]*\")?\s*\)")
+# Only plain web addresses with a host name may be linked; anything else is shown as its label.
+_SAFE_URL = re.compile(r"https?://([A-Za-z0-9.-]+)(?::\d{1,5})?(?:[/?#][A-Za-z0-9\-._~%/?#=&+:@!$,;*']*)?")
+# A reference definition ([x]: http://...) turns every [x] in the text into a link or an image.
+_REF_DEFINITION = re.compile(r"^(\s{0,3})\[(?=[^\]\n]*\]:)", re.M)
+# What a GFM renderer turns into a link on its own: bare addresses, www. names, e-mail addresses.
+_BARE_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://|(?:mailto|xmpp|javascript|vbscript|data):|www\.)[^\s<>]*|"
+                           r"[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+", re.I)
+
+
+def _inert(text: str) -> str:
+    """`.`, `:`, `/` and `@` as numeric references: no renderer sees an address in it any more."""
+    return re.sub(r"[.:/@]", lambda m: f"&#{ord(m.group())};", text)
+
+
+def answer_markdown(text: str, link_hosts: Iterable[str] = ()) -> str:
+    """The answerer's (or an LLM's) Markdown made safe to render: raw HTML shown as text (`<` and
+    `&` escaped), images shown as their alt text, links kept only to `link_hosts` (exact host names;
+    none by default) and otherwise shown as their label, reference definitions disarmed, and bare
+    `www.`/`http://`/e-mail addresses not linkified. Lists, bold and `[n]` markers stay."""
+    hosts = {h.lower().rstrip(".") for h in link_hosts}
+    text = text.replace("\0", "")
+    kept: list[str] = []
+
+    def link(m: re.Match) -> str:
+        image, label, url = m.group(1), m.group(2), m.group(3)
+        safe = _SAFE_URL.fullmatch(url)
+        if image or not safe or safe.group(1).lower().rstrip(".") not in hosts:
+            return label  # images never render; a link elsewhere is its label
+        kept.append(f"[{_escape_md_html(label)}]({url})")
+        return f"\0{len(kept) - 1}\0"
+
+    text = _INLINE_LINK.sub(link, text)
+    text = _escape_md_html(text)
+    text = _REF_DEFINITION.sub(lambda m: m.group(1) + "\\[", text)
+    text = _BARE_ADDRESS.sub(lambda m: _inert(m.group()), text)
+    text = text.replace("](", "]\\(")
+    return re.sub(r"\0(\d+)\0", lambda m: kept[int(m.group(1))], text)
+
+
+def _escape_md_html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
 def section_title(section: str) -> str:
@@ -51,36 +92,37 @@ def section_title(section: str) -> str:
     return " > ".join(parts[1:]) if len(parts) > 1 else section
 
 
-def _quote_html(c: Citation, language: str) -> str:
-    """The quoted span; for an English reader, the aligned English first and the Chinese original
-    it renders under it (issue 17: the quote itself is always the card's exact Chinese span)."""
-    english = getattr(c, "quote_en", None) if language == "en" else None
-    if not english:
-        return f'<blockquote class="s2r-quote">{escape_html(c.quote)}</blockquote>'
-    return (f'<blockquote class="s2r-quote" lang="en">{escape_html(english)}</blockquote>'
-            f'<blockquote class="s2r-quote s2r-original" lang="zh">Chinese original: {escape_html(c.quote)}</blockquote>')
+# --------------------------------------------------------------------------- ui (#15): copyable sources
+# The chat's copy button and each message's accessibility label take the message's raw content, so
+# the sources travel as plain Markdown (a numbered list, no HTML), in a second message that Gradio
+# shows as a collapsed block in the answer's bubble.
+
+_MD_INLINE = re.compile(r"(\*\*|__|`)")
+_MD_LINE_START = re.compile(r"^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)", re.M)
+_MD_SPECIAL = re.compile(r"([\\<>\[\]*_`|~&])")
 
 
-def sources_block(citations: list[Citation], language: str) -> str:
-    """A collapsed <details> block: one entry per citation, its section and the quoted span."""
-    labels = LABELS.get(language, LABELS["zh"])
-    items = "".join(
-        '<li class="s2r-source">'
-        f'<span class="s2r-marker">[{c.marker}]</span> '
-        f'<span class="s2r-section">{escape_html(section_title(c.section))}</span>'
-        f'{_quote_html(c, language)}'
-        f'<span class="s2r-origin">{escape_html(c.source)} · {escape_html(c.chunk_id)}</span>'
-        "</li>"
-        for c in citations
-    )
-    summary = f'{labels["sources"]} ({len(citations)})'
-    # One HTML block with no blank line inside, so the Markdown renderer leaves it whole.
-    return f'<details class="s2r-sources"><summary>{summary}</summary><ol class="s2r-source-list">{items}</ol></details>'
+def plain_text(text: str) -> str:
+    """Card Markdown as one line of readable text for a list item: emphasis, code ticks and line
+    prefixes dropped, whitespace collapsed, and the few characters Markdown or HTML would act on
+    backslash-escaped (so it renders literally and copies with no entities)."""
+    text = _MD_INLINE.sub("", _MD_LINE_START.sub("", text))
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
-def answer_message(answer: Answer) -> str:
-    """The assistant message: the answer, then (when it cites anything) the sources block."""
-    body = answer_markdown(answer.answer)
-    if answer.citations:
-        body += "\n\n" + sources_block(answer.citations, answer.language)
-    return body
+def sources_title(citations: list[Citation], language: str) -> str:
+    return f'{LABELS.get(language, LABELS["zh"])["sources"]} ({len(citations)})'
+
+
+def sources_markdown(citations: list[Citation], language: str) -> str:
+    """One numbered item per citation: section in bold, the quoted span, the chunk id as code.
+    An English answer shows the English rendering of the quote where the citation carries one."""
+    lines = []
+    for c in citations:
+        english = getattr(c, "quote_en", None) if language == "en" else None
+        if english:  # the aligned English, then the card's own Chinese span it stands for (issue 17)
+            quote = f"{plain_text(english)} (Chinese original: {plain_text(c.quote)})"
+        else:
+            quote = plain_text(c.quote)
+        lines.append(f"{c.marker}. **{plain_text(section_title(c.section))}**：{quote} `{c.chunk_id}`")
+    return "\n".join(lines)

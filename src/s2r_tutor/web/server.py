@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..settings import Settings
 from ..tutor import Tutor
+from .limits import install_log_rate_limit, protocol_class, raise_fd_limit
 
 log = logging.getLogger("s2r_tutor.web")
 
@@ -25,29 +26,47 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     """The whole app. The Tutor is loaded here, once, when none is given: the chat's card tab and
     the study tabs need it while the UI is built, which happens before the server starts."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    # Gradio rebuilds a pandas summary of up to 10,000 past events after every event, on the worker
+    # threads the answers need: under load that made chat events cost more than API calls (#15).
+    # Keep the record short and the summary rare (it only feeds Gradio's /monitoring page).
+    os.environ.setdefault("GRADIO_ANALYTICS_MAX_EVENTS", "200")
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "100")
     import gradio as gr
 
+    from ..store import open_store
+    from .admin import install_admin
     from .api import install_api
+    from .api import frame_ancestors
     from .apidocs import install_docs
-    from .chat import CSS, build_chat, theme
+    from .chat import CSS, build_chat, chat_js, theme
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
-    from .queueguard import QueueJoinGuard
+    from .hosts import HostGuard, default_hosts
+    from .limits import BodyLimit
+    from .queueguard import GradioEventGuard
     from .runtime import Runtime
 
     settings = settings or Settings()
+    owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it
     tutor = tutor or Tutor.load(settings, progress=False)
     runtime = Runtime(settings, tutor)
 
+    # The answerer (templates, card lookups) loads now: a TemplateError or CorpusError stops start-up
+    # with one clear line (the CLI prints it) instead of a server that answers 503 to every ask.
+    tutor.prepare()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        # The first ask loads the answerer and its templates; pay that before the first user does.
+        # The first ask warms the embedder and the answer path; pay that before the first user does.
+        # A failure here is a question's failure (an LLM that is down), not a broken server.
         try:
-            await runtime.ask(WARM_UP_QUESTION)
-        except Exception as exc:  # a broken answerer must not stop /api/search and /healthz
+            await runtime.ask(WARM_UP_QUESTION, source="warmup")
+        except Exception as exc:  # noqa: BLE001
             log.warning("warm-up question failed: %s", exc)
         yield
+        if owns_tutor:
+            tutor.close()
 
     app = FastAPI(
         title="s2r-tutor",
@@ -58,35 +77,52 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         lifespan=lifespan,
     )
     app.state.runtime = runtime
-    blocks = build_chat(runtime, FeedbackLog(settings.feedback_file))
+    blocks = build_chat(runtime, FeedbackLog(open_store(settings)))
+    app.state.blocks = blocks
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
-    app.add_middleware(QueueJoinGuard, blocks=blocks)
+    app.add_middleware(GradioEventGuard, blocks=blocks)
     install_api(app, settings)
-    install_docs(app)
+    install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
+    install_admin(app, settings, embedder=tutor.embedder)
+    # Outermost of all: no route, Gradio's included, reads a body over its limit or a foreign Host.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_event_bytes=settings.max_event_body_bytes)
+    hosts = None if settings.public_url else {h.lower() for h in settings.allowed_hosts} or default_hosts(settings.host)
+    app.add_middleware(HostGuard, allowed=hosts)
 
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
     blocks.queue(default_concurrency_limit=settings.web_concurrency, max_size=settings.queue_max_size)
+    # Bounded memory per client: Gradio keeps 10,000 sessions' state by default, for ever.
+    blocks.state_session_capacity = settings.chat_sessions_max
+    for block in blocks.blocks.values():  # and no session's state lives for ever
+        if isinstance(block, gr.State) and block.time_to_live > settings.chat_state_ttl_s:
+            block.time_to_live = settings.chat_state_ttl_s
+    blocks.delete_cache = (min(600, settings.chat_cache_ttl_s), settings.chat_cache_ttl_s)
     gr.mount_gradio_app(
         app,
         blocks,
         path="/",
         theme=theme(),
         css=CSS,
+        js=chat_js(),
         footer_links=["settings"],
         run_history=False,
         ssr_mode=False,
         mcp_server=False,
-        show_error=True,
+        enable_monitoring=False,  # /monitoring/summary was public
+        root_path=settings.public_url,  # when set, Gradio never builds URLs from request headers
+        show_error=False,  # an unexpected exception's text (server paths) is not for users; gr.Error still shows
         **gradio_file_settings(settings),
     )
     return app
 
 
-def serve(host: str | None = None, port: int | None = None) -> None:
-    """Build the app and run it with uvicorn until interrupted (None: use Settings)."""
+def serve(host: str | None = None, port: int | None = None, settings: Settings | None = None) -> None:
+    """Build the app and run it with uvicorn until interrupted (None: use Settings). `settings` carries
+    the CLI's global flags (`--corpus`, `--index-dir`), so a bad corpus fails here instead of
+    silently serving the default card."""
     import uvicorn
 
     # Parallelism comes from the `web_concurrency` worker threads, one query each. An OpenMP team
@@ -96,24 +132,37 @@ def serve(host: str | None = None, port: int | None = None) -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("s2r_tutor").setLevel(logging.INFO)
-    settings = Settings()
+    settings = settings or Settings()
     host = settings.host if host is None else host
     port = settings.port if port is None else port
     app = build_app(settings)
+    install_log_rate_limit()
+    raise_fd_limit()
     log.info("chat on http://%s:%d/  widget on /embed  API docs on /docs", host, port)
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
+    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False, **uvicorn_options(settings))
+
+
+def uvicorn_options(settings: Settings) -> dict:
+    """Connection limits uvicorn lacks or leaves open (docs/reliability.md R141)."""
+    return {
+        "http": protocol_class(settings.max_connections, settings.header_timeout_s),
+        "timeout_keep_alive": settings.keep_alive_s,
+        "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers
+    }
 
 
 @contextlib.contextmanager
 def running(app: FastAPI, host: str = "127.0.0.1", port: int = 0, timeout_s: float = 120.0):
-    """Run `app` with uvicorn in a background thread; yields its base URL. Port 0 picks a free one.
-    For tests and notebooks; stops the server on exit."""
+    """Run `app` with uvicorn in a background thread, with the same connection limits as `serve`;
+    yields its base URL. Port 0 picks a free one. For tests and notebooks; stops the server on exit."""
     import threading
     import time
 
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+    options = uvicorn_options(app.state.runtime.settings) if hasattr(app.state, "runtime") else {}
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                           **options))
     thread = threading.Thread(target=server.run, name="s2r-web", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout_s

@@ -1,5 +1,7 @@
-/* s2r-tutor /embed widget. Untrusted text (questions, answers, card quotes) only ever goes into
- * the page through textContent or createTextNode; this file never parses a string as HTML. */
+/* s2r-tutor /embed widget. Untrusted text (questions, card quotes) only ever goes into the page
+ * through textContent or createTextNode. The one exception is the answer's Markdown: it is rendered
+ * by the vendored marked with raw HTML escaped first, then sanitised by DOMPurify to a short list of
+ * structural tags with no attributes (see renderMarkdown). */
 (function () {
   "use strict";
 
@@ -8,16 +10,22 @@
       title: "Sim2Real 学习助手", subtitle: "回答均引用概念卡 04-08", send: "发送",
       placeholder: "输入关于 Sim2Real 的问题，回车发送", thinking: "正在查找卡片内容…",
       sources: "来源", original: "原文：", followups: "接着问", error: "出错了：", network: "无法连接到学习助手。",
+      clear: "清空对话", source: "来源",
       examples: ["什么是 Sim2Real？", "强化学习和 Sim2Real 有什么区别？", "客户说实验室里走得很好，到工厂就容易摔，怎么解释？"]
     },
     en: {
       title: "Sim2Real study assistant", subtitle: "Every answer cites concept card 04-08", send: "Send",
       placeholder: "Ask about Sim2Real, Enter to send", thinking: "Looking through the card…",
       sources: "Sources", original: "Chinese original: ", followups: "Follow up", error: "Error: ", network: "Cannot reach the study assistant.",
+      clear: "Clear", source: "Source",
       examples: ["What is Sim2Real?", "How is reinforcement learning different from Sim2Real?", "What is the reality gap?"]
     }
   };
-  var lang = new URLSearchParams(window.location.search).get("lang") === "en" ? "en" : "zh";
+  var params = new URLSearchParams(window.location.search);
+  var lang = params.get("lang") === "en" ? "en" : "zh";
+  // The portal's signed reader token (?reader_token=): kept in this page's memory only and sent as
+  // a Bearer header on its own API calls; required when the server has a reader secret set.
+  var readerToken = params.get("reader_token") || "";
   var t = TEXT[lang];
   var API = "api/ask";          // relative: /embed -> /api/ask, also behind a path prefix
   var MAX_HISTORY = 12;         // messages sent back as context (keeps requests small)
@@ -37,36 +45,61 @@
     return node;
   }
 
-  // Inline Markdown subset: **bold** and [n] citation markers; the rest is plain text.
-  function appendInline(parent, line) {
-    var re = /\*\*([^*]+)\*\*|\[(\d+)\]/g, last = 0, m;
-    while ((m = re.exec(line)) !== null) {
-      if (m.index > last) parent.appendChild(document.createTextNode(line.slice(last, m.index)));
-      if (m[1] !== undefined) parent.appendChild(el("strong", null, m[1]));
-      else parent.appendChild(el("sup", "s2r-cite", "[" + m[2] + "]"));
-      last = re.lastIndex;
-    }
-    if (last < line.length) parent.appendChild(document.createTextNode(line.slice(last)));
+  // Markdown through vendored marked (GFM: tables, lists) and DOMPurify (#15). Raw HTML in an answer
+  // is shown as text (`<` and `&` escaped before parsing), links become their text, images their
+  // alt text, and DOMPurify keeps only the structural tags below, with no attributes.
+  var ALLOWED_TAGS = ["p", "br", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "hr",
+                      "table", "thead", "tbody", "tr", "th", "td", "h1", "h2", "h3", "h4", "h5", "h6"];
+  var md = window.marked && new window.marked.Marked({ gfm: true, breaks: false });
+  if (md) {
+    md.use({ renderer: {
+      link: function (token) { return this.parser.parseInline(token.tokens); },
+      image: function (token) { return escapeHtml(token.text || ""); },
+      html: function (token) { return escapeHtml(token.text || ""); }
+    } });
   }
 
-  // Block Markdown subset: paragraphs, "- " / "1. " lists, "#" headings, "> " quotes.
-  function renderMarkdown(text) {
-    var box = el("div", "s2r-md"), list = null;
-    text.split(/\n/).forEach(function (raw) {
-      var line = raw.trim(), m;
-      if (!line) { list = null; return; }
-      if ((m = /^(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line))) {
-        if (!list) { list = el(/^\d/.test(line) ? "ol" : "ul"); box.appendChild(list); }
-        var li = el("li"); appendInline(li, m[1]); list.appendChild(li); return;
+  function escapeHtml(s) {
+    return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  }
+
+  // Each [n] (outside code) becomes a button that opens its source; built with DOM calls on the
+  // already-sanitised tree.
+  function linkCitations(root) {
+    var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), nodes = [];
+    while (walker.nextNode()) {
+      if (/\[\d{1,2}\]/.test(walker.currentNode.nodeValue) && !walker.currentNode.parentNode.closest("code, pre")) {
+        nodes.push(walker.currentNode);
       }
-      list = null;
-      var block;
-      if ((m = /^#{1,6}\s+(.*)$/.exec(line))) { block = el("p", "s2r-h"); line = m[1]; }
-      else if ((m = /^>\s?(.*)$/.exec(line))) { block = el("blockquote"); line = m[1]; }
-      else block = el("p");
-      appendInline(block, line);
-      box.appendChild(block);
+    }
+    nodes.forEach(function (node) {
+      var text = node.nodeValue, re = /\[(\d{1,2})\]/g, last = 0, m, frag = document.createDocumentFragment();
+      while ((m = re.exec(text)) !== null) {
+        if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+        var b = el("button", "s2r-cite", "[" + m[1] + "]");
+        b.type = "button";
+        b.setAttribute("data-n", m[1]);
+        frag.appendChild(b);
+        last = re.lastIndex;
+      }
+      if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
+      node.parentNode.replaceChild(frag, node);
     });
+  }
+
+  function renderMarkdown(text) {
+    var box = el("div", "s2r-md");
+    if (!md || !window.DOMPurify) { box.textContent = text; box.style.whiteSpace = "pre-wrap"; return box; }
+    var html = md.parse(text.replace(/&/g, "&amp;").replace(/</g, "&lt;"));
+    box.appendChild(window.DOMPurify.sanitize(html, {
+      ALLOWED_TAGS: ALLOWED_TAGS, ALLOWED_ATTR: [], RETURN_DOM_FRAGMENT: true
+    }));
+    box.querySelectorAll("table").forEach(function (table) {  // wide tables scroll sideways
+      var wrap = el("div", "s2r-table");
+      table.parentNode.insertBefore(wrap, table);
+      wrap.appendChild(table);
+    });
+    linkCitations(box);
     return box;
   }
 
@@ -81,6 +114,7 @@
     var ol = el("ol");
     citations.forEach(function (c) {
       var li = el("li", "s2r-source");
+      li.setAttribute("data-n", String(c.marker));
       li.appendChild(el("span", "s2r-marker", "[" + c.marker + "]"));
       li.appendChild(document.createTextNode(" "));
       li.appendChild(el("span", "s2r-section", sectionTitle(c.section)));
@@ -111,7 +145,6 @@
     var msg = el("div", "s2r-msg s2r-" + role);
     msg.appendChild(node);
     log.appendChild(msg);
-    log.scrollTop = log.scrollHeight;
     return msg;
   }
 
@@ -119,12 +152,79 @@
     pending.textContent = "";
     pending.classList.remove("s2r-pending");
     pending.appendChild(renderMarkdown(answer.answer));
-    if (answer.citations && answer.citations.length) pending.appendChild(sourcesBlock(answer.citations));
+    var citations = answer.citations || [];
+    if (citations.length) pending.appendChild(sourcesBlock(citations));
+    pending.querySelectorAll(".s2r-cite").forEach(function (b) {  // hover shows the quote
+      var c = citations.filter(function (x) { return String(x.marker) === b.getAttribute("data-n"); })[0];
+      if (c) { b.title = sectionTitle(c.section) + "：" + c.quote; b.setAttribute("aria-label", t.source + " " + c.marker); }
+    });
     if (answer.followups && answer.followups.length) {
       pending.appendChild(el("div", "s2r-followups-label", t.followups));
       pending.appendChild(chips(answer.followups.slice(0, 3), "s2r-followups"));
     }
-    log.scrollTop = log.scrollHeight;
+  }
+
+  // A click on [n]: open that answer's sources, scroll to the nth and flash it.
+  log.addEventListener("click", function (e) {
+    var cite = e.target.closest(".s2r-cite");
+    if (!cite) return;
+    var msg = cite.closest(".s2r-msg"), details = msg && msg.querySelector("details.s2r-sources");
+    if (!details) return;
+    details.open = true;
+    var li = details.querySelector('li[data-n="' + cite.getAttribute("data-n") + '"]');
+    if (!li) return;
+    log.querySelectorAll(".s2r-source-active").forEach(function (x) { x.classList.remove("s2r-source-active"); });
+    li.classList.add("s2r-source-active");
+    li.scrollIntoView({ block: "nearest" });
+  });
+
+  // A new question goes to the top of the log, so its answer shows from its start (also when the
+  // reader had scrolled up).
+  function showFromStart(msg) {
+    log.scrollTop += msg.getBoundingClientRect().top - log.getBoundingClientRect().top - 8;
+  }
+
+  // ------------------------------------------------------------------ kept across reloads (#15)
+  var STORE = "s2r-embed-conversation-v1", MAX_KEPT = 40;
+  var kept = [];  // [{q: question}, {a: {answer, citations, followups}}, ...]
+
+  function keep(item) {
+    kept.push(item);
+    kept = kept.slice(-MAX_KEPT);
+    try { localStorage.setItem(STORE, JSON.stringify({ lang: lang, items: kept, history: history.slice(-MAX_HISTORY) })); }
+    catch (e) { /* storage full or blocked (third-party iframe): keep the conversation in memory only */ }
+  }
+
+  function slim(answer) {  // what showAnswer needs; full chunk texts are not kept
+    return {
+      answer: String(answer.answer || ""), followups: (answer.followups || []).slice(0, 3).map(String),
+      citations: (answer.citations || []).map(function (c) {
+        return { marker: c.marker, section: String(c.section || ""), quote: String(c.quote || "") };
+      })
+    };
+  }
+
+  function restore() {
+    var saved;
+    try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; }
+    if (!saved || saved.lang !== lang || !Array.isArray(saved.items)) return;
+    saved.items.forEach(function (item) {
+      if (item && typeof item.q === "string") addMessage("user", el("div", "s2r-text", item.q));
+      else if (item && item.a && typeof item.a.answer === "string") showAnswer(addMessage("bot", el("div")), item.a);
+    });
+    kept = saved.items.slice(-MAX_KEPT);
+    history = Array.isArray(saved.history) ? saved.history.filter(function (h) {
+      return h && (h.role === "user" || h.role === "assistant") && typeof h.content === "string";
+    }) : [];
+    if (kept.length) { examples.hidden = true; log.scrollTop = log.scrollHeight; }
+  }
+
+  function clearConversation() {
+    kept = []; history = [];
+    try { localStorage.removeItem(STORE); } catch (e) { /* nothing kept */ }
+    log.textContent = "";
+    examples.hidden = false;
+    input.focus();
   }
 
   function showError(pending, message) {
@@ -138,11 +238,15 @@
     if (!question || busy) return;
     busy = true; send.disabled = true;
     examples.hidden = true;
-    addMessage("user", el("div", "s2r-text", question));
+    var asked = addMessage("user", el("div", "s2r-text", question));
+    keep({ q: question });
     var pending = addMessage("bot", el("div", null, t.thinking));
+    showFromStart(asked);
     pending.classList.add("s2r-pending");
     var body = JSON.stringify({ question: question, history: history.slice(-MAX_HISTORY) });
-    fetch(API, { method: "POST", headers: { "Content-Type": "application/json" }, body: body })
+    var headers = { "Content-Type": "application/json" };
+    if (readerToken) headers.Authorization = "Bearer " + readerToken;
+    fetch(API, { method: "POST", headers: headers, body: body })
       .then(function (r) {
         return r.json().then(function (data) { return { ok: r.ok, data: data }; },
                              function () { return { ok: false, data: { detail: "HTTP " + r.status } }; });
@@ -151,6 +255,8 @@
         if (!res.ok) { showError(pending, String(res.data.detail || "")); return; }
         showAnswer(pending, res.data);
         history.push({ role: "user", content: question }, { role: "assistant", content: res.data.answer });
+        keep({ a: slim(res.data) });
+        showFromStart(asked);
       })
       .catch(function () { showError(pending, t.network); })
       .then(function () { busy = false; send.disabled = false; input.focus(); });
@@ -160,6 +266,9 @@
   input.placeholder = t.placeholder;
   document.documentElement.lang = lang === "en" ? "en" : "zh-CN";
   examples.appendChild(chips(t.examples, "s2r-example-list"));
+  var clear = document.getElementById("s2r-clear");
+  clear.addEventListener("click", clearConversation);
+  restore();
 
   form.addEventListener("submit", function (e) {
     e.preventDefault();

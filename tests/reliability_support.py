@@ -250,3 +250,45 @@ def raw_http(port: int, request: bytes, timeout: float = 15.0) -> tuple[int, byt
 
 def get_raw(port: int, path: str) -> tuple[int, bytes]:
     return raw_http(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+
+
+@contextlib.contextmanager
+def serve_process(settings, var: Path, **env_extra: str):
+    """(port, process, log path): `s2r-tutor serve` in its own process on a free loopback port, over
+    `settings`' index and corpus, its writable state in `var`; `env_extra` adds S2R_* settings.
+    On exit the server is stopped and its log is checked: no traceback from anything it served."""
+    import os
+    import subprocess
+    import sys
+
+    import httpx
+
+    port = free_port()
+    log_path = var / "server.log"
+    env = {**os.environ, "S2R_INDEX_DIR": str(settings.index_dir), "S2R_CORPUS_DIR": str(settings.corpus_dir),
+           "S2R_FEEDBACK_FILE": str(var / "feedback.jsonl"), "S2R_STUDY_DB": str(var / "study.sqlite3"), **env_extra}
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "s2r_tutor.cli", "serve", "--host", "127.0.0.1",
+                                 "--port", str(port)], stdout=log, stderr=subprocess.STDOUT, cwd=PROJECT_ROOT, env=env)
+        try:
+            deadline = time.monotonic() + 180
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError("server died:\n" + log_path.read_text()[-2000:])
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError("server did not come up in 180 s")
+                time.sleep(0.5)
+            yield port, proc, log_path
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    text = log_path.read_text(errors="replace")
+    assert "Traceback" not in text, text[-3000:]  # nothing the clients did crashed a handler

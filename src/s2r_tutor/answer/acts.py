@@ -1,0 +1,174 @@
+"""What is asked, from labelled examples: the act (define, why, compare, verdict, ...) and a topic vote.
+
+`data/acts.jsonl` holds short questions (zh + en) labelled with an act, usually a topic (an `Intent`)
+and, for yes/no and misconception questions, the claim they test (`data/leads.json` says what the card
+answers to it). A question is read by its nearest labelled neighbours over the e5 vector the retriever
+already computed for it (`Retriever.rank_with_vector`): no second embedding call per question. The
+examples' vectors are computed once per embedder and cached beside the index (and shipped for the
+default embedder). A few act cue phrases (`data/act_cues.json`) add a small weight each, to break
+ties where the examples are thin. Unknown labels are a start-up error (`AnswerDataError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import AnswerDataError
+from ..glossary import expand_query
+from ..models import Intent
+from .lexicon import any_of, canonical
+
+log = logging.getLogger("s2r_tutor.answer")
+
+ACTS = ("define", "why", "how", "compare", "verdict", "customer_reply", "check_first", "example", "simpler",
+        "not_in_card", "overview", "out_of_scope")
+#: acts a short question may ask of the previous answer's topic ("为什么？", "举个例子", "先查什么？")
+FOLLOWUP_ACTS = frozenset({"why", "example", "simpler", "check_first", "customer_reply", "how", "verdict"})
+_INTENTS = {i.value for i in Intent}
+
+
+@dataclass(frozen=True)
+class Example:
+    question: str
+    act: str
+    intent: str | None = None
+    claim: str | None = None
+
+
+@dataclass
+class Reading:
+    """What the neighbours (and cues) say about one question."""
+
+    act: str
+    acts: dict[str, float]
+    intents: dict[str, float] = field(default_factory=dict)  # neighbour topic votes, summing to 1 (or empty)
+    claim: str | None = None  # the claim of the closest verdict neighbour, if close enough
+    best_cosine: float = 0.0
+
+
+def _data_path(name: str):
+    return resources.files("s2r_tutor").joinpath(f"data/{name}")
+
+
+def load_examples(text: str | None = None, source: str = "data/acts.jsonl") -> list[Example]:
+    """Parse the labelled examples; a bad line is an AnswerDataError naming `source:line`."""
+    text = _data_path("acts.jsonl").read_text("utf-8") if text is None else text
+    out: list[Example] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise AnswerDataError(f"{source}:{n}: not valid JSON ({exc.msg})") from None
+        q, act, intent = row.get("q"), row.get("act"), row.get("intent")
+        if not isinstance(q, str) or not q.strip():
+            raise AnswerDataError(f"{source}:{n}: 'q' must be a non-empty question")
+        if act not in ACTS:
+            raise AnswerDataError(f"{source}:{n}: unknown act {act!r}; choose one of {', '.join(ACTS)}")
+        if intent is not None and intent not in _INTENTS:
+            raise AnswerDataError(f"{source}:{n}: unknown intent {intent!r}; choose one of {', '.join(sorted(_INTENTS))}")
+        unknown = set(row) - {"q", "act", "intent", "claim", "src"}
+        if unknown:
+            raise AnswerDataError(f"{source}:{n}: unknown key(s) {sorted(unknown)}")
+        out.append(Example(q.strip(), act, intent, row.get("claim")))
+    if not out:
+        raise AnswerDataError(f"{source}: no labelled examples")
+    return out
+
+
+def load_cues(text: str | None = None) -> dict[str, re.Pattern[str]]:
+    data = json.loads(_data_path("act_cues.json").read_text("utf-8") if text is None else text)
+    cues = {}
+    for act, pats in data.items():
+        if act.startswith("_"):
+            continue
+        if act not in ACTS:
+            raise AnswerDataError(f"data/act_cues.json: unknown act {act!r}")
+        try:
+            cues[act] = any_of(*pats)
+        except re.error as exc:
+            raise AnswerDataError(f"data/act_cues.json: bad pattern for {act!r}: {exc}") from None
+    return cues
+
+
+def _key(embedder_id: str, texts: list[str]) -> str:
+    h = hashlib.sha256(embedder_id.encode())
+    for t in texts:
+        h.update(b"\0" + t.encode())
+    return h.hexdigest()
+
+
+def example_vectors(examples: list[Example], embedder, cache_dir: Path | None) -> np.ndarray:
+    """The examples' query vectors (embedded as the retriever embeds a question), from the shipped
+    file or the cache beside the index when their key matches; computed (once) otherwise."""
+    texts = [expand_query(e.question) for e in examples]
+    key = _key(embedder.id, texts)
+    places = [_data_path("acts.vectors")]
+    if cache_dir is not None:
+        places.append(Path(cache_dir) / "acts.vectors")
+    for base in places:
+        try:
+            meta = json.loads(Path(f"{base}.json").read_text("utf-8"))
+            if meta.get("key") == key:
+                vecs = np.load(f"{base}.npy", allow_pickle=False)
+                if vecs.shape == (len(texts), embedder.dim):
+                    return vecs
+        except (OSError, ValueError):
+            continue
+    log.info("embedding %d labelled example questions (once per embedder)", len(texts))
+    vecs = np.asarray(embedder.embed_queries(texts), dtype=np.float32)
+    if cache_dir is not None:
+        try:
+            Path(cache_dir).mkdir(parents=True, exist_ok=True)
+            np.save(Path(cache_dir) / "acts.vectors.npy", vecs, allow_pickle=False)
+            Path(cache_dir, "acts.vectors.json").write_text(json.dumps({"key": key, "embedder": embedder.id}), "utf-8")
+        except OSError as exc:  # a read-only index folder only costs the cache
+            log.warning("could not cache example vectors in %s: %s", cache_dir, exc)
+    return vecs
+
+
+class ActReader:
+    def __init__(self, examples: list[Example], vectors: np.ndarray, cues: dict[str, re.Pattern[str]], settings):
+        self.examples, self.vectors, self.cues, self.s = examples, vectors, cues, settings
+
+    def cue_acts(self, question: str) -> set[str]:
+        q = canonical(question)
+        return {a for a, pat in self.cues.items() if pat.search(q)}
+
+    def read(self, qv: np.ndarray | None, question: str, exclude: str | None = None) -> Reading:
+        """`exclude`: leave this exact question out of the neighbours (leave-one-out measurement)."""
+        acts = dict.fromkeys(ACTS, 0.0)
+        intents: dict[str, float] = {}
+        claim, best = None, 0.0
+        if qv is not None and len(self.examples):
+            sims = self.vectors @ qv
+            if exclude is not None:
+                sims = np.where([e.question == exclude for e in self.examples], -1.0, sims)
+            top = np.argsort(-sims)[: self.s.knn_k]
+            best = float(sims[top[0]])
+            weights = [math.exp((float(sims[i]) - best) / self.s.knn_temperature) for i in top]
+            total = sum(weights)
+            for i, w in zip(top, weights):
+                ex = self.examples[i]
+                acts[ex.act] += w / total
+                if ex.intent:
+                    intents[ex.intent] = intents.get(ex.intent, 0.0) + w
+                if claim is None and ex.claim and float(sims[i]) >= self.s.claim_min_cosine:
+                    claim = ex.claim
+            z = sum(intents.values())
+            intents = {k: v / z for k, v in intents.items()} if z else {}
+        for a in self.cue_acts(question):
+            acts[a] += self.s.cue_weight
+        act = max(ACTS, key=lambda a: (acts[a], -ACTS.index(a)))
+        return Reading(act, acts, intents, claim, best)

@@ -1,0 +1,106 @@
+"""Question-focused composition: the card sentence(s) that answer the act first, then only the
+supporting lines that fit a length budget (Settings.answer.budget_chars, hard cap max_chars).
+
+A topic's builder (compose.py) still gathers the material; this module decides what leads and what
+is left to the sources. It never writes card text: leads are cited through the same `Writer`, and
+the body's lines are the builder's own, kept or dropped whole."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .card import Writer, unnumber
+from .leads import Ref
+
+_MARK = re.compile(r"\s*\[\d+\]")
+_MARKS = re.compile(r"\[\d+\]")
+_LABEL = re.compile(r"^(?:[-*]\s+)?(?:\*\*[^*]+\*\*\s*[：:]?\s*)?")
+_PUNCT = re.compile(r"[\s，。；：、,.;:!?！？“”\"'（）()|*\-→]")
+
+
+def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None) -> str:
+    """The verdict line (framing, when the claim has one) and the lead sentences, cited, in one paragraph."""
+    parts: list[str] = []
+    by_anchor: dict[str, list[str]] = {}
+    for anchor, phrase in refs:
+        s = unnumber(w.sentence(anchor, phrase))
+        if s and s not in by_anchor.setdefault(anchor, []):
+            by_anchor[anchor].append(s)
+    for anchor, sents in by_anchor.items():
+        q = w.quote(anchor, *sents, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in sents[:-1]) else "")
+        if q:
+            parts.append(q)
+    if not parts:
+        return ""
+    head = w.ledger.frame(f"**{verdict}**") + "\n\n" if verdict else ""
+    return head + " ".join(parts)
+
+
+def core(line: str) -> str:
+    """A line's own words: no markers, no bullet label, no punctuation (for duplicate checks)."""
+    return _PUNCT.sub("", _LABEL.sub("", _MARK.sub("", line), count=1))
+
+
+@dataclass
+class Unit:
+    text: str
+    para: int
+    heading: bool  # framing without a citation: kept only with the content it introduces
+    alone: bool = False  # the only line of its paragraph (a heading for the next paragraph)
+
+
+def units(markdown: str) -> list[Unit]:
+    out: list[Unit] = []
+    for p, para in enumerate(x for x in re.split(r"\n\s*\n", markdown) if x.strip()):
+        lines = [ln for ln in para.splitlines() if ln.strip()]
+        if lines and lines[0].lstrip().startswith("|"):
+            out.append(Unit("\n".join(lines), p, False))
+            continue
+        for ln in lines:
+            # an unmarked bullet is content (a check to make); any other unmarked line introduces what follows
+            out.append(Unit(ln, p, not _MARK.search(ln) and not ln.lstrip().startswith(("- ", "* ")), len(lines) == 1))
+    return out
+
+
+def assemble(lead: str, body: str, budget: int, max_chars: int, previous: str = "", must: frozenset[str] = frozenset()) -> str:
+    """`lead` first, then the body's cited lines in order while the answer stays within `budget`
+    (a line's unmarked heading travels with it); lines the lead or the previous answer already say are
+    skipped; a line citing one of the `must` markers ("[3]": the section search ranks first) is kept
+    over the budget; never more than `max_chars`."""
+    said = core(lead)
+    before = core(previous)
+    kept: list[Unit] = []
+    length = len(lead)
+    pending: list[Unit] = []
+    for u in units(body):
+        if u.heading:
+            pending = [u]  # a heading with nothing kept under it is dropped
+            continue
+        # a heading introduces its own paragraph, or the next one when it stands alone
+        pending = [p for p in pending if p.para == u.para or (p.alone and p.para == u.para - 1)]
+        c = core(u.text)
+        if c and (c in said or (before and c in before)):
+            continue
+        extra = len(u.text) + sum(len(p.text) + 1 for p in pending)
+        over = length + extra > budget
+        if (kept or lead) and over and not (must and set(_MARKS.findall(u.text)) & must and length + extra <= max_chars):
+            continue
+        kept.extend(pending)
+        kept.append(u)
+        pending = []
+        length += extra
+        said += c
+    while kept and length > max_chars:
+        length -= len(kept.pop().text)
+    while kept and kept[-1].heading:
+        kept.pop()
+    blocks: list[str] = [lead] if lead else []
+    last = None
+    for u in kept:
+        if last is not None and u.para == last and blocks:
+            blocks[-1] += "\n" + u.text
+        else:
+            blocks.append(u.text)
+        last = u.para
+    return "\n\n".join(blocks)

@@ -1,0 +1,90 @@
+"""The card sentences that answer an act first, loaded from `data/leads.json` and checked against the
+card when the answerer loads: a sentence that is not on the card is a start-up error naming it
+(AnswerDataError), never a silently shorter answer."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from ..errors import AnswerDataError
+from ..models import Intent
+from .acts import ACTS
+from .card import CardView
+
+Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
+
+
+@dataclass(frozen=True)
+class Claim:
+    lead: tuple[Ref, ...]
+    verdict: dict[str, str] | None  # framing line per language, only where no card sentence states it
+
+
+@dataclass(frozen=True)
+class Missing:
+    """Something the card never gives (a number, a vendor, a ranking)."""
+
+    kind: str
+    cue: re.Pattern[str]
+    names: dict[str, str]
+    decline: bool  # nothing on the card bears on it: decline instead of answering around it
+
+
+def _refs(where: str, raw) -> tuple[Ref, ...]:
+    if not isinstance(raw, list) or not all(isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r)
+                                            for r in raw):
+        raise AnswerDataError(f"data/leads.json {where}: expected a list of [anchor, phrase] pairs")
+    return tuple((a, p) for a, p in raw)
+
+
+class Leads:
+    def __init__(self, card: CardView, text: str | None = None):
+        data = json.loads(text if text is not None else
+                          resources.files("s2r_tutor").joinpath("data/leads.json").read_text("utf-8"))
+        intents = {i.value for i in Intent}
+        self.leads: dict[tuple[str, str], tuple[Ref, ...]] = {}
+        for topic, by_act in data.get("leads", {}).items():
+            if topic.split(":", 1)[0] not in intents:
+                raise AnswerDataError(f"data/leads.json leads: unknown topic {topic!r}")
+            for act, refs in by_act.items():
+                if act not in ACTS:
+                    raise AnswerDataError(f"data/leads.json leads.{topic}: unknown act {act!r}")
+                self.leads[(topic, act)] = _refs(f"leads.{topic}.{act}", refs)
+        self.claims = {cid: Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"))
+                       for cid, c in data.get("claims", {}).items()}
+        self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]))
+                        for kind, m in data.get("not_in_card", {}).items()]
+        self.card = card
+        self.check()
+
+    def all_refs(self):
+        for key, refs in self.leads.items():
+            yield f"leads.{key[0]}.{key[1]}", refs
+        for cid, claim in self.claims.items():
+            yield f"claims.{cid}", claim.lead
+
+    def check(self) -> None:
+        """Every referenced sentence must be on the loaded card (skipped when the card is absent:
+        a corpus without 04-08 never reaches these leads)."""
+        if not self.card.chunk("summary"):
+            return
+        for where, refs in self.all_refs():
+            for anchor, phrase in refs:
+                if not any(phrase in s for s in self.card.sents(anchor)):
+                    raise AnswerDataError(f"data/leads.json {where}: no sentence of section {anchor!r} contains "
+                                          f"{phrase!r} (was the card edited?)")
+
+    def lead(self, intent: Intent, act: str, focus: set[str]) -> tuple[Ref, ...]:
+        """The lead for the part the question singles out; the topic's own lead only when it singles out
+        nothing (a question about safety must not lead with the topic's general sentence)."""
+        for anchor in sorted(focus):
+            if (f"{intent.value}:{anchor}", act) in self.leads:
+                return self.leads[(f"{intent.value}:{anchor}", act)]
+        return () if focus else self.leads.get((intent.value, act), ())
+
+    def missing_kind(self, question: str) -> Missing | None:
+        q = question.lower()
+        return next((m for m in self.missing if m.cue.search(q)), None)

@@ -1,0 +1,191 @@
+"""Issue 14: the act read from labelled examples, answers led by the sentence that answers it, the
+length budget, "the card does not give …", follow-ups that answer the act asked, and load-time checks.
+Properties over the eval sets, not one phrasing per test."""
+
+from __future__ import annotations
+
+import functools
+import json
+import statistics
+
+import pytest
+
+from s2r_tutor.answer.acts import ACTS, load_cues, load_examples
+from s2r_tutor.answer.card import CardView
+from s2r_tutor.answer.finalize import final_render, to_simplified
+from s2r_tutor.answer.focus import assemble
+from s2r_tutor.answer.leads import Leads
+from s2r_tutor.errors import AnswerDataError
+from s2r_tutor.models import Chunk
+from s2r_tutor.settings import PROJECT_ROOT
+
+EVAL = PROJECT_ROOT / "tests" / "eval"
+
+
+def _cases(name: str) -> list[dict]:
+    return [json.loads(x) for x in (EVAL / f"{name}.jsonl").read_text("utf-8").splitlines()
+            if x.strip() and not x.startswith("#")]
+
+
+@pytest.fixture(scope="module")
+def ask(tutor):
+    return functools.lru_cache(maxsize=None)(lambda q: tutor.ask(q))
+
+
+# -- data, validated at load ---------------------------------------------------------------------
+def test_examples_cover_every_act_in_both_languages():
+    examples = load_examples()
+    for act in ACTS:
+        mine = [e.question for e in examples if e.act == act]
+        assert len(mine) >= 15, act
+        assert any(q.isascii() for q in mine) and any(not q.isascii() for q in mine), act
+    load_cues()  # every cue pattern compiles and names a known act
+
+
+@pytest.mark.parametrize("line,match", [
+    ('{"q": "什么是 Sim2Real？", "act": "definee"}', "unknown act 'definee'"),
+    ('{"q": "什么是 Sim2Real？", "act": "define", "intent": "defn"}', "unknown intent 'defn'"),
+    ('{"q": "", "act": "define"}', "non-empty question"),
+    ('{"q": "x", "act": "define", "topic": "y"}', "unknown key"),
+    ("not json", "not valid JSON"),
+])
+def test_bad_example_lines_are_clear_start_up_errors(line, match):
+    with pytest.raises(AnswerDataError, match=match) as err:
+        load_examples("# comment\n" + line, source="acts.jsonl")
+    assert "acts.jsonl:2" in str(err.value)
+
+
+def test_a_lead_sentence_missing_from_the_card_names_itself(tutor):
+    chunks = [c.model_copy(update={"text": c.text.replace("仿真永远只是现实世界的近似", "仿真是现实的近似")})
+              if c.anchor == "reality-gap" else c for c in tutor.chunks]
+    Leads(CardView(tutor.chunks))  # the shipped card has every sentence
+    with pytest.raises(AnswerDataError, match="reality-gap.*仿真永远只是"):
+        Leads(CardView(chunks))
+
+
+# -- composition helpers ----------------------------------------------------------------------------
+def test_assemble_leads_then_fits_the_budget():
+    body = "**Heading**\n- one [1]\n- two [2]\n\nAlone heading:\n\n- three [3]"
+    out = assemble("LEAD [9]", body, budget=30, max_chars=900)
+    assert out.startswith("LEAD [9]") and "- one [1]" in out and "three" not in out
+    assert "Alone heading" not in out  # a heading is never left without its content
+    assert "three" in assemble("LEAD [9]", body, budget=30, max_chars=900, must=frozenset({"[3]"}))
+    assert "- one" not in assemble("one [1]", body, budget=300, max_chars=900)  # the lead already said it
+
+
+def test_bold_closes_after_cjk_punctuation_and_traditional_input_is_simplified():
+    assert final_render("**结论：**但强化学习 [1]", [], "zh") == "**结论**：但强化学习 [1]"
+    assert to_simplified("請問系統辨識是什麼意思？") == "请问系统辨识是什么意思？"
+    assert to_simplified("What is Sim2Real?") == "What is Sim2Real?"
+
+
+# -- the real pipeline, as thresholds over the eval sets ---------------------------------------------
+@pytest.mark.parametrize("name,floor", [("holdout4", 0.70), ("holdout6", 0.70)])
+def test_act_accuracy_on_sets_outside_the_examples(ask, name, floor):
+    """holdout4-6 are not in data/acts.jsonl (their act labels were added for measurement only)."""
+    cases = [c for c in _cases(name) if not c["out_of_scope"] and not c.get("history")]
+    right = sum(ask(c["question"]).act == c["act"] for c in cases)
+    assert right / len(cases) >= floor
+
+
+def _en_chars_per_zh_char() -> float:
+    """How many characters the card's English rendering takes per character of the Chinese it
+    renders (2.8 for 04-08): an English answer says the same in that many more characters."""
+    from s2r_tutor.corpus import load_corpus
+    from s2r_tutor.settings import Settings
+    from s2r_tutor.text import sentences
+
+    card = next(c for c in load_corpus(Settings().corpus_dir) if c.english is not None)
+    en = sum(len(x) for v in card.english.sentences.values() for x in v)
+    zh = sum(len(x) for sec in card.sections if sec.anchor in card.english.sentences for x in sentences(sec.body))
+    return en / zh
+
+
+def test_answer_length_budget_over_the_gate_set(ask):
+    """Median <= 450 and max <= 900 characters of Chinese; an English answer, composed from the same
+    card sentences and then rendered in their aligned English, gets the same budget in English
+    characters scaled by the card's own English/Chinese length ratio."""
+    answered = [a for a in (ask(c["question"]) for c in _cases("cases") if not c.get("history")) if not a.refused]
+    for lang, scale in (("zh", 1.0), ("en", _en_chars_per_zh_char())):
+        lengths = [len(a.answer) for a in answered if a.language == lang]
+        assert lengths and statistics.median(lengths) <= 450 * scale and max(lengths) <= 900 * scale, (lang, scale)
+
+
+def test_no_label_repeats_its_sentence_and_no_broken_bold(ask):
+    for c in _cases("holdout3"):
+        text = ask(c["question"]).answer
+        assert "因此：因此" not in text and "场景：场景：" not in text
+        assert "：**" not in text.replace("：**\n", "")
+
+
+@pytest.mark.parametrize("question,lead", [
+    ("Sim2Real 就是把仿真原样搬到真机吧？", "核心不是"),
+    ("世界模型和 Sim2Real 是一回事吗", "不是同一个概念"),
+    ("客户问我是不是仿真里练好就能直接上线，我怎么回？", "并不等于可以直接上线"),
+    ("强化学习和 Sim2Real 有什么区别？", "≠"),
+])
+def test_verdict_and_compare_lead_with_the_answer(ask, question, lead):
+    a = ask(question)
+    assert lead in a.answer.split("\n\n")[0] + a.answer.split("\n\n")[1][:80]
+
+
+@pytest.mark.parametrize("question", ["Sim2Real 的成功率有多少？", "哪家公司的 Sim2Real 做得最好", "Which company is best at sim2real?"])
+def test_what_nothing_on_the_card_bears_on_is_declined(ask, question):
+    a = ask(question)
+    assert a.refused and not a.citations and a.act == "not_in_card"
+    assert a.answer.startswith(("卡片没有给出", "The card does not give"))
+
+
+def test_a_missing_number_is_said_then_what_the_card_says(ask):
+    a = ask("用仿真训练能省多少成本？")
+    assert not a.refused and a.answer.startswith("卡片没有给出") and a.citations
+
+
+def test_traditional_characters_are_answered(ask):
+    a = ask("請問系統辨識是什麼意思？")
+    assert not a.refused and "04-08#system-identification" in {c.chunk_id for c in a.citations}
+
+
+STORY = "机器人实验室里走得很好，到客户工厂就容易摔，怎么回事？"
+
+
+@pytest.mark.parametrize("followup,act", [("那应该先查什么？", "check_first"), ("先查什么？", "check_first"),
+                                          ("能再简单点吗？", "simpler"), ("为什么？", "why"), ("举个例子", "example"),
+                                          ("那怎么跟客户说？", "customer_reply")])
+def test_followups_answer_their_act_about_the_previous_topic(tutor, followup, act):
+    first = tutor.ask(STORY)
+    history = [{"role": "user", "content": STORY}, {"role": "assistant", "content": first.answer}]
+    a = tutor.ask(followup, history)
+    assert not a.refused and a.act == act and a.intent == "scenario"
+    assert a.answer != first.answer
+    assert followup not in a.followups and STORY not in a.followups
+
+
+@pytest.mark.parametrize("story,named,not_named", [
+    ("客户换了一批摄像头以后抓取变差了", "传感器差异 / 噪声", ["地面 / 摩擦", "本体参数 / 负载变化"]),
+    ("空载正常，背上设备后步态不稳定", "本体参数 / 负载变化", ["传感器差异 / 噪声", "地面 / 摩擦"]),
+    ("客户车间地面很滑，机器人老打滑", "地面 / 摩擦", ["传感器差异 / 噪声", "本体参数 / 负载变化"]),
+    ("机械臂到了客户产线插孔总是偏几毫米", "模型误差 / 控制", ["地面 / 摩擦", "传感器差异 / 噪声"]),
+])
+def test_walkthroughs_name_only_the_factors_the_story_names(ask, story, named, not_named):
+    a = ask(story)
+    assert a.intent == "scenario" and named in a.answer
+    assert not any(f in a.answer for f in not_named)
+    methods = {"04-08#domain-randomization", "04-08#system-identification", "04-08#real-world-fine-tuning",
+               "04-08#robust-policy"}
+    assert len(methods & {c.chunk_id for c in a.citations}) <= 1  # checks, not the list of methods
+
+
+@pytest.mark.parametrize("anchor,old,new", [
+    ("rl-vs-sim2real", "关注训练环境到真实环境的能力迁移", "关注把能力迁移到真实环境"),  # an RL-table row
+    ("plain-language", "真实世界负责检验", "现实负责检验"),  # a definition bullet
+    ("solution-engineers", "重点不是问客户", "关键不是问客户"),  # a walkthrough line
+])
+def test_a_reworded_card_sentence_fails_at_load_naming_it(tutor, anchor, old, new):
+    from s2r_tutor.answer.compose import check_builders
+
+    check_builders(CardView(tutor.chunks))  # the shipped card passes
+    chunks = [c.model_copy(update={"text": c.text.replace(old, new)}) if c.anchor == anchor else c for c in tutor.chunks]
+    with pytest.raises(AnswerDataError, match=anchor):
+        Leads(CardView(chunks))
+        check_builders(CardView(chunks))

@@ -99,3 +99,18 @@ def test_repeated_clauses_become_one_sentence_under_their_joined_labels(tutor):
                     text=chunk.text, source=chunk.source)
     out = to_english(md, [cite], [chunk])
     assert out == f"- **Friction / Sensors**: {chunk.sentences_en[0]} [1]"
+
+
+def test_sources_show_the_english_with_the_chinese_original(tutor):
+    from s2r_tutor.answer import render_text
+    from s2r_tutor.web.render import sources_markdown
+
+    answer = tutor.ask("What is system identification?")
+    first = answer.citations[0]
+    block = sources_markdown(answer.citations, "en")
+    assert first.quote_en.split("“")[0] in block and "Chinese original: " in block
+    assert first.quote[:10] in block  # the Chinese span it renders, under it
+    text = render_text(answer)
+    assert "Chinese original: “" in text
+    assert "Chinese original" not in sources_markdown(answer.citations, "zh")
+    assert '"quote_en"' in answer.model_dump_json()  # --json and the API carry it

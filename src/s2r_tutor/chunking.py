@@ -154,12 +154,19 @@ def chunk_views(chunk: Chunk) -> list[str]:
     and the card's own text in the passage role."""
     from .text import sentences
 
+    return [v for v, _ in view_kinds(chunk)]
+
+
+def view_kinds(chunk: Chunk) -> list[tuple[str, str]]:
+    """(view, kind) for each of `chunk_views`: kind 'zh' (the card's text), 'en' (its English
+    rendering, searched only by English questions, so Chinese search is exactly as before) or 'q'
+    (a reader question)."""
     heading = chunk.heading
     views = [chunk.embed_text(), heading]
     views += [f"{heading}：{s}" for s in sentences(chunk.text)]
-    views += english_views(chunk)
     views = list(dict.fromkeys(views))  # a one-sentence section would repeat itself
-    return views + chunk.questions
+    english = [v for v in dict.fromkeys(english_views(chunk)) if v not in views]
+    return [(v, "zh") for v in views] + [(v, "en") for v in english] + [(q, "q") for q in chunk.questions]
 
 
 def english_text(chunk: Chunk) -> str:
@@ -180,7 +187,7 @@ def english_views(chunk: Chunk) -> list[str]:
 
 
 def sparse_text(chunk: Chunk) -> str:
-    """What BM25 indexes: heading, text, the English rendering (English words for English
-    questions) and the reader questions (their everyday words are what colloquial questions share
-    with a section)."""
-    return "\n".join(x for x in [chunk.embed_text(), english_text(chunk), *chunk.questions] if x)
+    """What BM25 indexes: heading, text and the reader questions (their everyday words are what
+    colloquial questions share with a section). Not the English rendering: its words would shift
+    every Chinese question's BM25 statistics (measured: holdout zh hit@1 0.893 -> 0.857)."""
+    return "\n".join([chunk.embed_text(), *chunk.questions])

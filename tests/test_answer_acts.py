@@ -91,7 +91,7 @@ def test_act_accuracy_on_sets_outside_the_examples(ask, name, floor):
 def _en_chars_per_zh_char() -> float:
     """How many characters the card's English rendering takes per character of the Chinese it
     renders (2.8 for 04-08): an English answer says the same in that many more characters."""
-    from s2r_tutor.corpus import load_corpus
+    from s2r_tutor.retrieval.corpus import load_corpus
     from s2r_tutor.settings import Settings
     from s2r_tutor.text import sentences
 

@@ -38,7 +38,7 @@ def test_quick_bench_writes_every_section(tmp_path):
 
 def test_synthetic_tokens_equal_tokenizing_the_text():
     from bench import synth
-    from s2r_tutor.tokenize import make_tokenizer
+    from s2r_tutor.retrieval.tokenize import make_tokenizer
 
     tokenizer = make_tokenizer()
     pool = synth.card_sentences()

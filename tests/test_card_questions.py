@@ -9,8 +9,8 @@ import re
 import pytest
 
 from s2r_tutor import Tutor
-from s2r_tutor.chunking import chunk_card, chunk_views
-from s2r_tutor.corpus import parse_questions, questions_path, read_card
+from s2r_tutor.retrieval.chunking import chunk_card, chunk_views
+from s2r_tutor.retrieval.corpus import parse_questions, questions_path, read_card
 from s2r_tutor.embedders import get_embedder
 from s2r_tutor.errors import CorpusError
 from s2r_tutor.text import normalize

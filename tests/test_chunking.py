@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from s2r_tutor.chunking import chunk_card, container_sections
-from s2r_tutor.corpus import load_corpus, parse_card, read_card
+from s2r_tutor.retrieval.chunking import chunk_card, container_sections
+from s2r_tutor.retrieval.corpus import load_corpus, parse_card, read_card
 from s2r_tutor.text import normalize, sentences
 
 from test_corpus import ANCHORS as SECTION_ANCHORS, CARD, CORPUS

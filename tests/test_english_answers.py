@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from s2r_tutor.alignment import quote_english
+from s2r_tutor.retrieval.alignment import quote_english
 from s2r_tutor.answer.english import to_english
 from s2r_tutor.evaluation.cases import load_cases
 from s2r_tutor.evaluation.metrics import chinese_share

@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 from s2r_tutor import Hit, Tutor
-from s2r_tutor.corpus import corpus_hash
+from s2r_tutor.retrieval.corpus import corpus_hash
 from s2r_tutor.embedders import get_embedder
 from s2r_tutor.errors import IndexCorruptError, QueryError
-from s2r_tutor.index import MANIFEST, check_index, open_index
+from s2r_tutor.retrieval.index import MANIFEST, check_index, open_index
 from s2r_tutor.settings import PROJECT_ROOT, Settings
-from s2r_tutor.sparse import BM25
+from s2r_tutor.retrieval.sparse import BM25
 from s2r_tutor.storage import sha256_file
-from s2r_tutor.tokenize import make_tokenizer
+from s2r_tutor.retrieval.tokenize import make_tokenizer
 
 CARD = PROJECT_ROOT / "corpus" / "04-08-sim2real.md"
 CORE_FILES = {"chunks.json", "dense.faiss", "bm25_indptr.npy", "bm25_doc_ids.npy", "bm25_weights.npy",

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from s2r_tutor.chunking import chunk_card, chunk_corpus
-from s2r_tutor.corpus import parse_card
+from s2r_tutor.retrieval.chunking import chunk_card, chunk_corpus
+from s2r_tutor.retrieval.corpus import parse_card
 from s2r_tutor.errors import CorpusError
 from s2r_tutor.text import clean_input, detect_language, normalize, sentences, strip_comments
-from s2r_tutor.tokenize import make_tokenizer
+from s2r_tutor.retrieval.tokenize import make_tokenizer
 
 # -- strategies -------------------------------------------------------------------------------
 

@@ -17,9 +17,9 @@ import time
 import pytest
 
 from s2r_tutor import Tutor
-from s2r_tutor import index as index_mod
+from s2r_tutor.retrieval import index as index_mod
 from s2r_tutor.embedders import get_embedder
-from s2r_tutor.index import check_index, corpus_hash
+from s2r_tutor.retrieval.index import check_index, corpus_hash
 from s2r_tutor.settings import Settings
 from s2r_tutor.storage import atomic_write
 from reliability_support import REAL_CARD, HashEmbedder, snapshot, small_corpus, write_card
@@ -301,7 +301,8 @@ print("done", flush=True)
 # new manifest is written to its temp file but before the rename that would publish it.
 KILLED_BUILD = """
 import os, signal, sys
-from s2r_tutor import Tutor, index, storage
+from s2r_tutor import Tutor, storage
+from s2r_tutor.retrieval import index
 point, done = sys.argv[3], []
 real_write, real_replace = index.atomic_write, os.replace
 def write(path, data):

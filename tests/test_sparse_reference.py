@@ -11,11 +11,11 @@ import random
 import numpy as np
 import pytest
 
-from s2r_tutor.chunking import chunk_corpus, sparse_text
-from s2r_tutor.corpus import load_corpus
+from s2r_tutor.retrieval.chunking import chunk_corpus, sparse_text
+from s2r_tutor.retrieval.corpus import load_corpus
 from s2r_tutor.settings import PROJECT_ROOT, Settings
-from s2r_tutor.sparse import BM25
-from s2r_tutor.tokenize import make_tokenizer
+from s2r_tutor.retrieval.sparse import BM25
+from s2r_tutor.retrieval.tokenize import make_tokenizer
 
 bm25s = pytest.importorskip("bm25s", reason="bm25s is the reference (pip install -e '.[bench]')")
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from s2r_tutor.chunking import chunk_corpus
-from s2r_tutor.corpus import load_corpus
+from s2r_tutor.retrieval.chunking import chunk_corpus
+from s2r_tutor.retrieval.corpus import load_corpus
 from s2r_tutor.study import structure as S
 from s2r_tutor.study.bank import FALSE, KINDS, TRUE, generate_bank
 from s2r_tutor.text import normalize
@@ -270,7 +270,7 @@ def test_a_new_card_gets_questions_without_code_changes(tmp_path: Path):
 
 
 def test_the_bank_does_not_need_the_team_glossary(tutor, monkeypatch):
-    """Before (or without) s2r_tutor.glossary the card's own bilingual headings still give terms."""
+    """Before (or without) s2r_tutor.retrieval.glossary the card's own bilingual headings still give terms."""
     from s2r_tutor.study import terms
 
     monkeypatch.setattr(terms, "team_glossary", lambda: [])

@@ -8,12 +8,12 @@ from pydantic import ValidationError
 
 from .embedders import BoundedEmbedder, Embedder, get_embedder
 from .errors import LLMError, QueryError
-from .index import LoadedIndex, open_index
+from .retrieval.index import LoadedIndex, open_index
 from .models import Answer, Chunk, Hit, Turn
-from .retriever import Retriever
+from .retrieval.retriever import Retriever
 from .settings import Settings
 from .text import clean_input
-from .tokenize import make_tokenizer
+from .retrieval.tokenize import make_tokenizer
 
 log = logging.getLogger("s2r_tutor")
 
@@ -24,7 +24,7 @@ def _intent_prior(settings: Settings):
     rules were written on those), so it is kept small: docs/retrieval.md."""
     if settings.intent_prior <= 0:
         return None
-    from .routing import section_prior
+    from .answer.routing import section_prior
 
     return lambda query: section_prior(query, settings.intent_prior)
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import AnswerDataError
-from ..glossary import expand_query
+from ..retrieval.glossary import expand_query
 from ..models import Intent
 from .lexicon import any_of, canonical
 

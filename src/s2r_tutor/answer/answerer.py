@@ -7,10 +7,10 @@ import logging
 from dataclasses import dataclass
 
 from ..errors import LLMError
-from ..index import indexed_sentence_vectors
+from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
 from ..text import detect_language
-from ..tokenize import make_tokenizer
+from ..retrieval.tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, example_vectors, load_cues, load_examples
 from .card import CardView, Writer
 from .compose import BUILDERS, Focus, check_builders

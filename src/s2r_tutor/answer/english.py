@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..alignment import english_of_span, has_english, quote_english, sentence_offsets
+from ..retrieval.alignment import english_of_span, has_english, quote_english, sentence_offsets
 from ..models import Answer, Chunk, Citation
 from ..text import normalize, sentences
 from .grounding import MARKER

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..glossary import zh_terms_for
+from ..retrieval.glossary import zh_terms_for
 from ..models import Chunk
 from ..text import sentences
 from .grounding import Ledger

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..glossary import GLOSSARY
+from ..retrieval.glossary import GLOSSARY
 from .lexicon import ROBOT, WEAK_TERMS, fold
 
 PHRASE_MIN = 4  # Chinese characters a shared run needs, function words not counted

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field, computed_field
 from ..models import Answer
 from ..settings import EvalThresholds
 from . import metrics as m
-from ..chunking import container_sections
-from ..corpus import load_corpus
+from ..retrieval.chunking import container_sections
+from ..retrieval.corpus import load_corpus
 from .cases import EvalCase, check_sections, expand_containers
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def _score_answer(answer: Answer, case: EvalCase, sec: dict[str, str], chunk_tex
         r.problems.append(f"citations: cited {cited}; expected one of {', '.join(case.expected_sections)}")
     haystack = "\n".join([answer.answer, *(c.quote for c in answer.citations)])
     if answer.language == "en":  # an English answer names the card's terms by their English glosses
-        from ..glossary import GLOSSARY
+        from ..retrieval.glossary import GLOSSARY
 
         named = [t.zh for t in GLOSSARY if t.core and t.en.lower() in answer.answer.lower()]
         haystack = "\n".join([haystack, *named])

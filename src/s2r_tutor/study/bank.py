@@ -123,7 +123,7 @@ _ENGLISH: ContextVar[dict[str, str]] = ContextVar("s2r_bank_english", default={}
 
 
 def _english_map(chunks: list[Chunk]) -> dict[str, str]:
-    from ..alignment import has_english
+    from ..retrieval.alignment import has_english
     from ..text import sentences
 
     out: dict[str, str] = {}

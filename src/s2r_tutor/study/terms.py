@@ -1,4 +1,4 @@
-"""Term forms for grading and flashcards: the team glossary (`s2r_tutor.glossary.GLOSSARY`, zh↔en)
+"""Term forms for grading and flashcards: the team glossary (`s2r_tutor.retrieval.glossary.GLOSSARY`, zh↔en)
 plus the bilingual terms a card names in its own headings ('域随机化 Domain Randomization').
 
 A "form" is one spelling of a term (zh, en or an alias). Matching is on `normalize()`d text for
@@ -75,7 +75,7 @@ def form_in(form: str, text: str) -> bool:
 def team_glossary() -> list:
     """The lead's glossary when present (an optional module while it is being written)."""
     try:
-        from ..glossary import GLOSSARY  # type: ignore[attr-defined]
+        from ..retrieval.glossary import GLOSSARY  # type: ignore[attr-defined]
     except ImportError:  # pragma: no cover - only before glossary.py lands
         return []
     return list(GLOSSARY)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import IndexCorruptError
+from ..errors import IndexCorruptError
 from .tokenize import Tokenizer
 
 

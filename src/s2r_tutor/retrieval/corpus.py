@@ -19,8 +19,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .alignment import Rendering, card_path_of, is_rendering, parse_rendering, rendering_path
-from .errors import CorpusError
-from .text import strip_anchor, strip_comments
+from ..errors import CorpusError
+from ..text import strip_anchor, strip_comments
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
 _FENCE = re.compile(r"^(```|~~~)")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import IndexCorruptError
+from ..errors import IndexCorruptError
 
 
 def build_dense(vectors: np.ndarray, kind: str = "flat"):

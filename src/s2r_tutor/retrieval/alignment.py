@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from .errors import CorpusError
-from .text import sentences, strip_anchor, strip_comments
+from ..errors import CorpusError
+from ..text import sentences, strip_anchor, strip_comments
 
 if TYPE_CHECKING:
     from .corpus import Card
-    from .models import Chunk
+    from ..models import Chunk
 
 RENDERING_SUFFIX = ".en.md"
 _MARK = re.compile(r"<!--\s*s:([^\s>]+?)\.(\d+)\s*-->")

@@ -21,12 +21,12 @@ import numpy as np
 from .chunking import chunk_corpus, chunk_views, sparse_text, view_kinds
 from .corpus import corpus_hash, load_corpus
 from .dense import build_dense, dense_bytes, load_dense
-from .embedders import Embedder
-from .errors import IndexCorruptError
-from .models import Chunk
-from .settings import Settings
+from ..embedders import Embedder
+from ..errors import IndexCorruptError
+from ..models import Chunk
+from ..settings import Settings
 from .sparse import BM25
-from .storage import atomic_write, file_lock, sha256_file
+from ..storage import atomic_write, file_lock, sha256_file
 from .tokenize import Tokenizer, tokenizer_fingerprint
 
 log = logging.getLogger("s2r_tutor")

@@ -8,12 +8,12 @@ from typing import Callable
 import numpy as np
 
 from .dense import search_dense
-from .embedders import Embedder
+from ..embedders import Embedder
 from .glossary import expand_query
 from .index import LoadedIndex
-from .models import Hit
-from .settings import Settings
-from .text import detect_language
+from ..models import Hit
+from ..settings import Settings
+from ..text import detect_language
 
 
 @dataclass

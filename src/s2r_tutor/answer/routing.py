@@ -4,7 +4,7 @@ dense nor the sparse similarity sees. Sections of a card without rules get no pr
 
 from __future__ import annotations
 
-from .answer.intents import ANCHOR_INTENT, rule_scores
+from .intents import ANCHOR_INTENT, rule_scores
 
 # ANCHOR_INTENT maps the anchors of this card; another card's "intro" must not inherit its prior.
 PRIOR_CARD = "04-08"

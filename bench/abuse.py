@@ -35,6 +35,8 @@ from pathlib import Path
 
 import httpx
 
+from bench.proc import stop
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "ABUSE_RESULTS.md"
 TARGET = 25.0
@@ -197,11 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             result = measure(url, args.repeat)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 15)
     report = render(result, args.repeat)
     print(report)
     if not args.no_write:

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import httpx
 
+from bench.proc import stop
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "API_RESULTS.md"
 
@@ -151,11 +153,7 @@ def bench(workers: int, clients: list[int], seconds: float, max_requests: int, o
                 runs.append(run)
             return runs
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 20)
 
 
 HEADER = ("| OMP_NUM_THREADS | web_concurrency | clients | seconds | requests | answers/s | p50 ms | p95 ms | max ms | errors |\n"
@@ -346,11 +344,7 @@ def run_mix(seconds: float, clients: int = 10) -> str:
             run = Mixed(seconds)
             asyncio.run(mixed_load(base, run, kinds))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 20)
     local = {"ask": seq["local"], "validate": seq["validate"], "dump": seq["dump"]}
     ask_p50, api_p50 = pctl(local["ask"], 0.5), pctl(seq["api"], 0.5)
     lines = [

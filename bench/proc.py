@@ -41,6 +41,15 @@ def run_phase(target: str, kwargs: dict | None = None, env: dict | None = None, 
     raise RuntimeError(f"phase {target} failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
 
 
+def stop(proc: subprocess.Popen, timeout: float = 15) -> None:
+    """Terminate a server the bench started; kill it when it does not stop within `timeout`."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def _child(target: str, kwargs_json: str) -> None:
     module, func = target.split(":")
     result = getattr(importlib.import_module(module), func)(**json.loads(kwargs_json))

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import httpx
 
+from bench.proc import stop
+
 from bench.api_load import free_port, start_server, wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,12 +46,12 @@ def timed_asks(base: str, n: int) -> list[float]:
     return out
 
 
-def slow_client(port: int, stop: threading.Event, reconnects: list[int]) -> None:
-    while not stop.is_set():
+def slow_client(port: int, halt: threading.Event, reconnects: list[int]) -> None:
+    while not halt.is_set():
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            while not stop.is_set():
+            while not halt.is_set():
                 s.sendall(b"a")
                 time.sleep(1.0)
         except OSError:
@@ -74,14 +76,14 @@ def run(requests: int) -> dict:
             timed_asks(base, 5)  # warm-up
             quiet = summary(timed_asks(base, requests))
 
-            stop, reconnects = threading.Event(), []
-            threads = [threading.Thread(target=slow_client, args=(port, stop, reconnects), daemon=True)
+            halt, reconnects = threading.Event(), []
+            threads = [threading.Thread(target=slow_client, args=(port, halt, reconnects), daemon=True)
                        for _ in range(64)]
             for t in threads:
                 t.start()
             time.sleep(1.0)
             slow = summary(timed_asks(base, requests))
-            stop.set()
+            halt.set()
             for t in threads:
                 t.join(timeout=5)
 
@@ -98,8 +100,7 @@ def run(requests: int) -> dict:
                 s.close()
             after = summary(timed_asks(base, max(5, requests // 4)))
         finally:
-            proc.terminate()
-            proc.wait(timeout=15)
+            stop(proc)
     return {"quiet": quiet, "slow64": {**slow, "reconnects": len(reconnects)},
             "flood3000": {**flood, "connect_errors": refused}, "after": after}
 

@@ -82,3 +82,20 @@ def postgres():
 
     close_stores()  # pooled connections closed before their server goes
     server.stop()
+
+
+@pytest.fixture()
+def cli(capfd, monkeypatch):
+    """Run `s2r-tutor ARGS` in this process: (exit code, stdout, stderr)."""
+    from s2r_tutor.cli import main
+
+    for key in [k for k in os.environ if k.startswith("S2R_")]:
+        monkeypatch.delenv(key)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        capfd.readouterr()
+        code = main(list(args))
+        out, err = capfd.readouterr()
+        return code, out, err
+
+    return run

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from s2r_tutor import Hit
-from s2r_tutor.cli import main
 
 from test_index import CARD, child_env, small_corpus  # noqa: F401  (small_corpus is a fixture)
 
@@ -25,20 +24,6 @@ def run_script(*args: str) -> subprocess.CompletedProcess:
     assert SCRIPT.is_file(), f"console script not installed at {SCRIPT} (pip install -e .)"
     return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, env=child_env(), timeout=180)
 
-
-@pytest.fixture()
-def cli(capfd, monkeypatch):
-    """Run `s2r-tutor ARGS` in this process: (exit code, stdout, stderr)."""
-    for key in [k for k in os.environ if k.startswith("S2R_")]:
-        monkeypatch.delenv(key)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        capfd.readouterr()
-        code = main(list(args))
-        out, err = capfd.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture()

@@ -13,22 +13,8 @@ from pathlib import Path
 import pytest
 
 from s2r_tutor import paths
-from s2r_tutor.cli import main
 from s2r_tutor.settings import PROJECT_ROOT, Settings
 
-
-@pytest.fixture()
-def cli(capfd, monkeypatch):
-    for key in [k for k in os.environ if k.startswith("S2R_")]:
-        monkeypatch.delenv(key)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        capfd.readouterr()
-        code = main(list(args))
-        out, err = capfd.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture()

@@ -209,6 +209,24 @@ def test_reader_a_notes_are_never_visible_to_anyone_else(signed):
         assert r.status_code == 401 and "alice 的秘密笔记" not in r.text
 
 
+def test_a_note_is_deleted_only_by_its_reader(signed):
+    """R132: `DELETE /api/notes/{id}` removes the caller's own note; another reader's id (with or
+    without `?reader=`), no token, or an unknown id is a 404 / 401 and deletes nothing."""
+    base, web, _ = signed
+    with httpx.Client(base_url=base, timeout=60) as c:
+        fay = bearer(token(web, "fay"))
+        notes = c.post("/api/notes", json={"section": SECTION, "text": "fay 的笔记"}, headers=fay).json()["notes"]
+        note_id = notes[-1]["id"]
+        gus = bearer(token(web, "gus"))
+        assert c.delete(f"/api/notes/{note_id}", headers=gus).status_code == 404
+        assert c.delete(f"/api/notes/{note_id}", params={"reader": "fay"}, headers=gus).status_code == 404
+        assert c.delete(f"/api/notes/{note_id}").status_code == 401
+        assert any(n["id"] == note_id for n in c.get("/api/notes", headers=fay).json()["notes"])
+        r = c.delete(f"/api/notes/{note_id}", headers=fay)
+        assert r.status_code == 200 and all(n["id"] != note_id for n in r.json()["notes"])
+        assert c.delete(f"/api/notes/{note_id}", headers=fay).status_code == 404
+
+
 def test_progress_is_the_callers_own(signed, tutor):
     """R132: `/api/progress` counts the caller's graded answers only."""
     base, web, _ = signed

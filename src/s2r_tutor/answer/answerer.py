@@ -13,10 +13,10 @@ from ..text import detect_language
 from ..retrieval.tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, example_vectors, load_cues, load_examples
 from .card import CardView, Writer
-from .compose import BUILDERS, Focus, check_builders
+from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
-from .focus import assemble, lead_block
+from .focus import Focus, assemble, lead_block
 from .followups import CONTINUATION, context_for, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
@@ -117,8 +117,7 @@ class Answerer:
         q = fold(question)
         complaint = bool(SYMPTOM.search(q) and CONTEXT.search(q))
         dense = max((r.dense or 0.0 for r in ranked), default=0.0)
-        sparse = max((r.sparse or 0.0 for r in ranked), default=0.0)
-        scope = decide_scope(question, dense=dense, sparse=sparse, specific_rule=specific, complaint=complaint,
+        scope = decide_scope(question, dense=dense, specific_rule=specific, complaint=complaint,
                              min_dense=s.refusal_min_dense, evidence=self.vocab.evidence(question))
         in_scope, reason = scope.in_scope, scope.reason
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):

@@ -7,26 +7,16 @@ A builder returns the template's variables (Markdown blocks). All card text goes
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Callable
 
 from ..models import Intent
 from .card import Writer, lines, unnumber
+from .focus import Focus
 from .labels import CAUSE_LABELS, label
 from .scenarios import build_scenario
 
 METHOD_ANCHORS = ["domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"]
 ASPECT_ANCHORS = ["why-simulation-cost", "why-simulation-safety", "why-simulation-scale", "why-simulation-control"]
-
-
-@dataclass
-class Focus:
-    """What part of an intent's material the question (or its follow-up) singles out."""
-
-    anchors: set[str] = field(default_factory=set)
-    item: int | None = None  # 1-based item of a list (why_hard), from an ordinal follow-up
-    question: str = ""
-    act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
 
 
 def _definition(w: Writer, f: Focus) -> dict[str, str]:

@@ -8,10 +8,20 @@ the body's lines are the builder's own, kept or dropped whole."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .card import Writer, unnumber
 from .leads import Ref
+
+
+@dataclass
+class Focus:
+    """What part of an intent's material the question (or its follow-up) singles out."""
+
+    anchors: set[str] = field(default_factory=set)
+    item: int | None = None  # 1-based item of a list (why_hard), from an ordinal follow-up
+    question: str = ""
+    act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
 
 _MARK = re.compile(r"\s*\[\d+\]")
 _MARKS = re.compile(r"\[\d+\]")

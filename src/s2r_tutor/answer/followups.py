@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass
 
 from ..models import Intent, Turn
-from .compose import ASPECT_ANCHORS, METHOD_ANCHORS, Focus
+from .compose import ASPECT_ANCHORS, METHOD_ANCHORS
+from .focus import Focus
 from .lexicon import any_of, fold
 
 # Words that lean on an earlier turn.
@@ -58,7 +59,7 @@ EXCEPT = any_of(r"除了", r"除去", r"之外", r"以外", r"别的", r"其他"
                 r"\bexcept", r"\bother\b", r"\belse\b")
 
 
-def focus_for(question: str, intent: Intent, item_source: str | None = None) -> Focus:
+def focus_for(question: str, intent: Intent) -> Focus:
     """What `question` singles out; an ordinal picks from the intent's list (methods, aspects, items).
     "除了省钱，还有别的好处吗" / "besides cost, what else" single out the rest of the list."""
     q = fold(question)
@@ -66,7 +67,7 @@ def focus_for(question: str, intent: Intent, item_source: str | None = None) -> 
     options = ORDINAL_LISTS.get(intent, [])
     if EXCEPT.search(q) and anchors & set(options):
         anchors = set(options) - anchors
-    n = ordinal(item_source or question)
+    n = ordinal(question)
     item = None
     if n is not None and options:
         anchors.add(options[n - 1 if n > 0 else -1] if n <= len(options) else options[-1])

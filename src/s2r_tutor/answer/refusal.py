@@ -61,10 +61,9 @@ class Scope:
     in_scope: bool
     reason: str  # which rule decided: injection, off-card, core, meta, foreign, weak, weak-low, no-term
     dense: float
-    sparse: float
 
 
-def decide_scope(question: str, *, dense: float, sparse: float, specific_rule: bool, complaint: bool,
+def decide_scope(question: str, *, dense: float, specific_rule: bool, complaint: bool,
                  min_dense: float, evidence: Evidence | None = None) -> Scope:
     """`specific_rule`: an intent phrase other than the generic 'what is' fired; `complaint`: a
     symptom-after-change pattern (see intents.SYMPTOM/CONTEXT); `evidence`: what the question names
@@ -72,7 +71,7 @@ def decide_scope(question: str, *, dense: float, sparse: float, specific_rule: b
     q = fold(question)
 
     def verdict(ok: bool, reason: str) -> Scope:
-        return Scope(ok, reason, dense, sparse)
+        return Scope(ok, reason, dense)
 
     if INJECTION.search(q):
         return verdict(False, "injection")

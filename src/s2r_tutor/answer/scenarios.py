@@ -17,7 +17,7 @@ from .lexicon import any_of, fold
 
 if TYPE_CHECKING:
     from .card import Writer
-    from .compose import Focus
+    from .focus import Focus
 
 
 @dataclass(frozen=True)

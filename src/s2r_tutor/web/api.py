@@ -244,6 +244,19 @@ async def post_note(body: NoteRequest, request: Request,
     return await _study(request, add)
 
 
+@router.delete("/api/notes/{note_id}", response_model=NotesResponse, responses=ERRORS | {404: {"model": ErrorBody}},
+               summary="Delete one of the caller's notes; returns the notes left")
+async def delete_note(note_id: int, request: Request,
+                      reader: Annotated[Reader, Depends(api_reader)]) -> NotesResponse:
+    def remove() -> NotesResponse:
+        # The reader's own notes only: another reader's id is "no such note", never a hint it exists.
+        if not (_store_exists(_runtime(request).settings) and _study_store(request).delete_note(reader.id, note_id)):
+            raise StarletteHTTPException(404, f"no note {note_id} among yours")
+        return _notes_response(request, reader)
+
+    return await _study(request, remove)
+
+
 @router.get("/api/progress", response_model=ProgressResponse, responses=ERRORS, summary="The caller's quiz summary")
 async def get_progress(request: Request, reader: Annotated[Reader, Depends(api_reader)]) -> ProgressResponse:
     def summary() -> ProgressResponse:
@@ -363,7 +376,7 @@ def install_api(app: FastAPI, settings: Settings) -> None:
     app.add_middleware(
         CORSMiddleware,
         allow_origins=allowed_origins(settings),
-        allow_methods=["GET", "POST"],
+        allow_methods=["GET", "POST", "DELETE"],
         allow_headers=["Content-Type", "Authorization"],  # Authorization: the portal's reader token
         max_age=600,
     )

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from test_answer_cases import COLLOQUIAL_DEV, DEV
+from answer_cases import COLLOQUIAL_DEV, DEV
 from s2r_tutor.answer.grounding import Ledger, renumber, verify
 from s2r_tutor.text import normalize
 

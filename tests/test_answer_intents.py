@@ -6,7 +6,7 @@ import functools
 
 import pytest
 
-from test_answer_cases import (BATCH_3, BATCH_4, BATCH_5, BATCH_6, COLLOQUIAL_DEV, DEV, FOLLOWUPS, HELD_OUT, HELD_OUT_2, OUT_OF_SCOPE_BATCH_3,
+from answer_cases import (BATCH_3, BATCH_4, BATCH_5, BATCH_6, COLLOQUIAL_DEV, DEV, FOLLOWUPS, HELD_OUT, HELD_OUT_2, OUT_OF_SCOPE_BATCH_3,
                                OUT_OF_SCOPE_BATCH_4, OUT_OF_SCOPE_BATCH_5, OUT_OF_SCOPE_BATCH_6,
                                OUT_OF_SCOPE_DEV, OUT_OF_SCOPE_HELD_OUT, OUT_OF_SCOPE_HELD_OUT_2,
                                OUT_OF_SCOPE_VOCAB)

@@ -378,3 +378,25 @@ def test_docs_page_tries_a_request_offline(page, base_url):
         expect(form.locator(".try-status")).to_contain_text("200")
         expect(form.locator(".try-out")).to_contain_text(expected)
     finish(page, watch, "docs", full_page=True)
+
+
+def test_english_answer_shows_english_with_its_chinese_originals(page, base_url):
+    """Issue 17: an English question gets English prose; its sources give the aligned English and
+    the card's Chinese original under it, in the chat and in the widget."""
+    page.goto(base_url + "/", wait_until="load")
+    page.locator("#s2r-input textarea").wait_for()
+    row = ask_chat(page, "What is domain randomization?")
+    body = row.locator(".message-content").first.inner_text()
+    assert sum("\u4e00" <= ch <= "\u9fff" for ch in body) <= 0.25 * max(1, sum(ch.isalpha() for ch in body))
+    row.locator(".thought .title[role='button']").click()
+    source = row.locator(".thought li").first
+    expect(source).to_contain_text("Chinese original:")
+    assert re.search(r"Chinese original: .*[\u4e00-\u9fff]", source.inner_text())
+
+    page.goto(base_url + "/embed?lang=en", wait_until="load")
+    page.locator("#s2r-input").fill("What is domain randomization?")
+    page.locator("#s2r-input").press("Enter")
+    answer = page.locator(".s2r-bot").last
+    answer.locator("details.s2r-sources").wait_for()
+    answer.locator("details.s2r-sources summary").click()
+    expect(answer.locator(".s2r-original").first).to_contain_text("Chinese original:")

@@ -192,7 +192,7 @@ class Settings(BaseSettings):
     allowed_hosts: list[str] = Field(
         default_factory=list, description="Host header values accepted (a request naming another host is a 400, "
         "so the header is never reflected); empty: 127.0.0.1, localhost, ::1, the bind host and this "
-        "machine's name")
+        "machine's names and addresses")
 
     # --- reader identity, notes caps, feedback limits (issue 13; web/identity.py) -------------------
     reader_secret: SecretStr | None = Field(

@@ -21,11 +21,19 @@ FORWARDED = (b"x-forwarded-host", b"x-forwarded-proto", b"x-forwarded-port", b"f
 
 
 def default_hosts(bind_host: str) -> set[str]:
+    """Loopback names, the bind host, and this machine's names and addresses (so a server bound to
+    0.0.0.0 answers to its LAN address without configuration)."""
     names = {"127.0.0.1", "localhost", "::1", "[::1]", bind_host}
     for name in (socket.gethostname(), socket.getfqdn()):
         if name:
             names.add(name)
-    return {n.lower() for n in names if n and n not in ("0.0.0.0", "::")}
+            try:
+                for *_, addr in socket.getaddrinfo(name, None):
+                    ip = str(addr[0])
+                    names.add(f"[{ip}]" if ":" in ip else ip)
+            except OSError:  # a name that does not resolve: its name is enough
+                pass
+    return {n.lower() for n in names if n and n not in ("0.0.0.0", "::", "[::]")}
 
 
 def host_name(value: str) -> str:

@@ -8,23 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .lazy import lazy_exports
+
 __version__ = "0.1.0"
 __all__ = ["Answer", "Citation", "Hit", "Intent", "Turn", "Tutor", "__version__"]
 
-_MODELS = {"Answer", "Citation", "Hit", "Intent", "Turn"}
+# name -> the submodule that defines it
+_EXPORTS = {**{name: "models" for name in ("Answer", "Citation", "Hit", "Intent", "Turn")}, "Tutor": "tutor"}
 
 if TYPE_CHECKING:
     from .models import Answer, Citation, Hit, Intent, Turn
     from .tutor import Tutor
 
 
-def __getattr__(name: str):
-    if name in _MODELS:
-        from . import models
-
-        return getattr(models, name)
-    if name == "Tutor":
-        from .tutor import Tutor
-
-        return Tutor
-    raise AttributeError(f"module 's2r_tutor' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

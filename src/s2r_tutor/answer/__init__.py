@@ -7,8 +7,9 @@ client with httpx. Import a name and only its module is loaded.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
 
 # name -> the submodule that defines it
 _EXPORTS = {
@@ -30,14 +31,4 @@ if TYPE_CHECKING:
     from .render import render_text
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 's2r_tutor.answer' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -5,8 +5,9 @@ or answerer."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
 
 _EXPORTS = {"EvalCase": "cases", "load_cases": "cases", "CaseResult": "runner", "EvalReport": "runner",
             "run_eval": "runner"}
@@ -18,10 +19,4 @@ if TYPE_CHECKING:
     from .runner import CaseResult, EvalReport, run_eval
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 's2r_tutor.evaluation' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

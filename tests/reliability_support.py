@@ -292,3 +292,19 @@ def serve_process(settings, var: Path, **env_extra: str):
                 proc.kill()
     text = log_path.read_text(errors="replace")
     assert "Traceback" not in text, text[-3000:]  # nothing the clients did crashed a handler
+
+
+def gradio_event(base: str, body: dict, *, query: str = "", cookies=None, timeout: float = 90) -> str | None:
+    """Join Gradio's queue as the page does and read the event's stream until it completes: the
+    `process_completed` message line, or None when the join is refused or the stream ends first."""
+    import httpx
+
+    r = httpx.post(base + "/gradio_api/queue/join" + query, json=body, cookies=cookies, timeout=30)
+    if r.status_code != 200:
+        return None
+    with httpx.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": body["session_hash"]},
+                      timeout=timeout) as stream:
+        for line in stream.iter_lines():
+            if '"process_completed"' in line:
+                return line
+    return None

@@ -18,6 +18,7 @@ import httpx
 import numpy as np
 import pytest
 
+from reliability_support import gradio_event
 from s2r_tutor import Tutor
 from s2r_tutor.answer import Answerer
 from s2r_tutor.answer.llm import OpenAICompatLLM
@@ -335,14 +336,9 @@ def chat_event(base: str, session: str, question: str) -> str:
     dep = next(d for d in config["dependencies"] if d.get("api_name") == "respond")
     body = {"data": [question] + [None] * (len(dep["inputs"]) - 1), "fn_index": dep["id"],
             "session_hash": session, "event_data": None, "trigger_id": None}
-    r = httpx.post(base + "/gradio_api/queue/join", json=body, timeout=60)
-    assert r.status_code == 200, r.text
-    with httpx.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": session},
-                      timeout=120) as stream:
-        for line in stream.iter_lines():
-            if '"process_completed"' in line:
-                return line
-    raise AssertionError("the chat event did not complete")
+    line = gradio_event(base, body, timeout=120)
+    assert line is not None, "the chat event did not complete"
+    return line
 
 
 def test_a_long_chat_message_does_not_break_the_session(base_url):

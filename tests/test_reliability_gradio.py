@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
+from reliability_support import gradio_event as completed
 from s2r_tutor.web.server import build_app, running
 
 GARBAGE = [None, "x", 12345, {"k": "v"}]
@@ -23,19 +24,6 @@ def base_url(settings, tutor, tmp_path_factory):
     web = settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
     with running(build_app(web, tutor)) as url:
         yield url
-
-
-def completed(base: str, body: dict) -> str | None:
-    """Join the queue and read the stream until the event completes; its message line, or None."""
-    r = httpx.post(base + "/gradio_api/queue/join", json=body, timeout=30)
-    if r.status_code != 200:
-        return None
-    with httpx.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": body["session_hash"]},
-                      timeout=60) as stream:
-        for line in stream.iter_lines():
-            if '"process_completed"' in line:
-                return line
-    return None
 
 
 def test_crafted_event_values_never_crash_our_handlers(base_url, capfd):

@@ -16,6 +16,7 @@ import httpx
 import jwt
 import pytest
 
+from reliability_support import gradio_event
 from s2r_tutor.cli import main
 from s2r_tutor.study.bank import Question
 from s2r_tutor.study.exports import ExportFolder
@@ -93,13 +94,9 @@ def event(base: str, api_name: str, data: list, session: str, *, query: str = ""
     dep = next(d for d in config["dependencies"] if d.get("api_name") == api_name)
     body = {"data": data, "fn_index": dep["id"], "session_hash": session, "event_data": event_data,
             "trigger_id": None}
-    r = httpx.post(base + "/gradio_api/queue/join" + query, json=body, cookies=cookies, timeout=30)
-    assert r.status_code == 200, r.text
-    with httpx.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": session}, timeout=90) as s:
-        for line in s.iter_lines():
-            if '"process_completed"' in line:
-                return json.loads(line.removeprefix("data:").strip())
-    raise AssertionError("the event never completed")
+    line = gradio_event(base, body, query=query, cookies=cookies)
+    assert line is not None, "the event was refused or never completed"
+    return json.loads(line.removeprefix("data:").strip())
 
 
 def outputs(msg: dict) -> list:

@@ -14,7 +14,7 @@ import httpx
 import psutil
 import pytest
 
-from reliability_support import serve_process
+from reliability_support import gradio_event, serve_process
 
 SECRET_MARK = "s2r-secret-4f1c9a"
 
@@ -84,16 +84,8 @@ def test_a_legitimate_chat_event_still_runs(live):
     base = live[0]
     dep = next(d for d in config(base)["dependencies"] if d.get("api_name") == "respond")
     data = ["什么是 Sim2Real？"] + [[] if i < 2 else {} for i in range(len(dep["inputs"]) - 1)]
-    r = httpx.post(base + "/gradio_api/queue/join", timeout=30,
-                   json={"data": data, "fn_index": dep["id"], "session_hash": "legit1"})
-    assert r.status_code == 200, r.text
-    seen = ""
-    with httpx.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": "legit1"}, timeout=60) as s:
-        for line in s.iter_lines():
-            seen += line
-            if "process_completed" in line:
-                break
-    assert "process_completed" in seen and "Sim2Real" in seen
+    seen = gradio_event(base, {"data": data, "fn_index": dep["id"], "session_hash": "legit1"})
+    assert seen is not None and "Sim2Real" in seen
 
 
 @pytest.mark.parametrize("method,path,body", [
@@ -157,14 +149,7 @@ def test_sessions_are_bounded(tutor, settings, tmp_path):
         dep = next(d for d in config(base)["dependencies"] if d.get("api_name") == "respond")
         data = ["什么是域随机化？"] + [[] if i < 2 else {} for i in range(len(dep["inputs"]) - 1)]
         for i in range(10):
-            r = httpx.post(base + "/gradio_api/queue/join", timeout=30,
-                           json={"data": data, "fn_index": dep["id"], "session_hash": f"many{i}"})
-            assert r.status_code == 200
-            with httpx.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": f"many{i}"},
-                              timeout=60) as s:
-                for line in s.iter_lines():
-                    if "process_completed" in line:
-                        break
+            assert gradio_event(base, {"data": data, "fn_index": dep["id"], "session_hash": f"many{i}"}) is not None
             assert len(blocks.state_holder.session_data) <= 3
     assert "many9" in blocks.state_holder.session_data and "many0" not in blocks.state_holder.session_data
     ttls = {b.time_to_live for b in blocks.blocks.values() if type(b).__name__ == "State"}
@@ -235,8 +220,6 @@ def test_broken_stores_do_not_show_server_paths(tutor, settings, tmp_path):
     part failed, never its path (before: the absolute path of `study.sqlite3` and `feedback.jsonl`
     was shown in the Notes tab and the like toast); the details go to the server log."""
     from s2r_tutor.web.server import build_app, running
-    from test_reliability_gradio import completed
-
     db = tmp_path / "secret-place" / "study.sqlite3"
     db.parent.mkdir()
     db.write_bytes(b"this is not a database" * 100)
@@ -245,11 +228,11 @@ def test_broken_stores_do_not_show_server_paths(tutor, settings, tmp_path):
     web = settings.model_copy(update={"study_db": db, "feedback_file": blocker / "feedback.jsonl"})
     with running(build_app(web, tutor)) as base:
         deps = {d.get("api_name"): d for d in config(base)["dependencies"]}
-        saved = completed(base, {"data": ["04-08#reality-gap", "my note"], "fn_index": deps["save_it"]["id"],
+        saved = gradio_event(base, {"data": ["04-08#reality-gap", "my note"], "fn_index": deps["save_it"]["id"],
                                  "session_hash": "leak1"})
-        answered = completed(base, {"data": ["什么是 Sim2Real？", [], [], {}], "fn_index": deps["respond"]["id"],
+        answered = gradio_event(base, {"data": ["什么是 Sim2Real？", [], [], {}], "fn_index": deps["respond"]["id"],
                                     "session_hash": "leak2"})
-        liked = completed(base, {"data": [None], "fn_index": deps["on_like"]["id"], "session_hash": "leak2",
+        liked = gradio_event(base, {"data": [None], "fn_index": deps["on_like"]["id"], "session_hash": "leak2",
                                  "event_data": {"index": 1, "value": "x", "liked": True}})
     assert saved and "study store" in saved
     assert answered and "process_completed" in answered
@@ -263,8 +246,6 @@ def test_events_without_their_event_data_are_refused_before_gradio(live):
     made Gradio's queue print a traceback per request; now it is a 422 with one line, and every other
     event with null values completes (the module's teardown finds no traceback in the server log)."""
     base, _, log, _ = live
-    from test_reliability_gradio import completed
-
     refused = 0
     for dep in config(base)["dependencies"]:
         body = {"data": [None] * len(dep["inputs"]), "fn_index": dep["id"], "session_hash": f"noev{dep['id']}"}
@@ -274,6 +255,6 @@ def test_events_without_their_event_data_are_refused_before_gradio(live):
             refused += 1
         else:
             assert r.status_code == 200
-            assert completed(base, {**body, "session_hash": f"noev2{dep['id']}"}) is not None
+            assert gradio_event(base, {**body, "session_hash": f"noev2{dep['id']}"}) is not None
     assert refused >= 2  # the card tab's text selections and the like button
     assert "Traceback" not in log.read_text(errors="replace")

@@ -84,10 +84,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, workers: int, omp: str, tmp: Path) -> subprocess.Popen:
+def start_server(port: int, workers: int, omp: str, tmp: Path, procs: int = 0) -> subprocess.Popen:
     env = {**os.environ, "S2R_WEB_CONCURRENCY": str(workers), "S2R_FEEDBACK_FILE": str(tmp / "feedback.jsonl"),
            "S2R_STUDY_DB": str(tmp / "study.sqlite3"),  # the question log writes there: not the checkout's var/
-           "GRADIO_ANALYTICS_ENABLED": "False", "OMP_NUM_THREADS": omp}
+           "GRADIO_ANALYTICS_ENABLED": "False", "OMP_NUM_THREADS": omp, "S2R_WEB_PROCESSES": str(procs)}
     code = f"from s2r_tutor.web.server import serve; serve(host='127.0.0.1', port={port})"
     return subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=open(tmp / f"server-{port}.log", "w"))
@@ -107,7 +107,8 @@ def wait_ready(base: str, proc: subprocess.Popen, timeout_s: float = 300) -> Non
     raise RuntimeError("server did not become ready")
 
 
-async def load(base: str, run: Run, max_requests: int) -> None:
+async def load(base: str, run: Run, max_requests: int, questions: list[str] | None = None) -> None:
+    questions = questions or QUESTIONS
     limits = httpx.Limits(max_connections=run.clients, max_keepalive_connections=run.clients)
     deadline = time.monotonic() + run.seconds
     sent = 0
@@ -117,8 +118,8 @@ async def load(base: str, run: Run, max_requests: int) -> None:
         n = i
         while time.monotonic() < deadline and sent < max_requests:
             sent += 1
-            q = QUESTIONS[n % len(QUESTIONS)]
-            n += 1
+            q = questions[n % len(questions)]
+            n += run.clients if len(questions) > len(QUESTIONS) else 1  # a distinct mix: clients never share a question
             t0 = time.perf_counter()
             try:
                 r = await http.post("/api/ask", json={"question": q, "history": []})
@@ -389,17 +390,136 @@ MIX_START = "<!-- mix: written by `python bench/api_load.py --mix` -->"
 MIX_END = "<!-- /mix -->"
 
 
-def write_mix(section: str) -> None:
-    """Replace (or append) the --mix section of API_RESULTS.md, leaving the rest as it is."""
+def write_mix(section: str, start: str = MIX_START, end: str = MIX_END) -> None:
+    """Replace (or append) one marked section (--mix, --throughput) of API_RESULTS.md, leaving the rest as it is."""
     text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# HTTP API under load\n"
-    block = f"{MIX_START}\n{section}{MIX_END}\n"
-    if MIX_START in text and MIX_END in text:
-        head, rest = text.split(MIX_START, 1)
-        text = head + block + rest.split(MIX_END, 1)[1].lstrip("\n")
+    block = f"{start}\n{section}{end}\n"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        text = head + block + rest.split(end, 1)[1].lstrip("\n")
     else:
         text = text.rstrip("\n") + "\n\n" + block
     RESULTS.write_text(text, encoding="utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}")
+
+
+# --------------------------------------------------------------------------- #15: throughput at 8 clients
+
+
+def eval_questions() -> list[str]:
+    """The distinct single-turn questions of the two eval files (~160), in file order. More than the
+    embedder's 64 remembered query vectors (embedders/base.py), so a rotation through them never hits
+    that memory: every ask pays its query encoding, as a reader's own wording does."""
+    import json
+
+    seen: dict[str, None] = {}
+    for name in ("cases.jsonl", "dev.jsonl"):
+        for line in (ROOT / "tests" / "eval" / name).read_text(encoding="utf-8").splitlines():
+            case = json.loads(line) if line.strip() else {}
+            if case.get("question") and not case.get("history"):
+                seen[case["question"]] = None
+    return list(seen)
+
+
+def inprocess_rate(tutor, seconds: float, questions: list[str], offset: int = 0) -> tuple[int, float, list[float]]:
+    """One thread calling `Tutor.ask` back to back over the question mix for `seconds`."""
+    lat: list[float] = []
+    started = time.perf_counter()
+    n = offset
+    while time.perf_counter() - started < seconds:
+        t0 = time.perf_counter()
+        tutor.ask(questions[n % len(questions)])
+        lat.append(time.perf_counter() - t0)
+        n += 1
+    return n - offset, time.perf_counter() - started, lat
+
+
+def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: int = 0, cached: bool = False) -> str:
+    """Side by side in one run, against one server: the single-thread in-process `Tutor.ask` rate on
+    the same question mix (measured before and after the HTTP phases and pooled: the shared box's load
+    drifts), one API client, then `clients` concurrent API clients. Each row carries the load average
+    taken just before it. The mix is the eval files' distinct questions (no query-vector memory hits);
+    `cached` adds the 8-question rotation, where every query vector is remembered (the serving floor)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from s2r_tutor import Tutor
+    from s2r_tutor.settings import Settings
+
+    mixes = [("distinct", eval_questions())] + ([("cached", QUESTIONS)] if cached else [])
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    rows: dict[str, list[tuple[str, int, float, list[float], float, int]]] = {}  # label, n, s, latencies, load, errors
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(port, workers, "1", Path(tmp), procs=procs)
+        try:
+            tutor = Tutor.load(Settings(), progress=False)
+            for q in QUESTIONS * 2:  # warm the in-process path as the server's warm-up does its own
+                tutor.ask(q)
+            wait_ready(base, proc)
+            asyncio.run(load(base, Run(workers, 2, 3.0), 50))  # warm the server
+            for name, questions in mixes:
+                out = rows[name] = []
+                offset = 0
+
+                def local(label: str) -> None:
+                    nonlocal offset
+                    la = os.getloadavg()[0]
+                    n, secs, lat = inprocess_rate(tutor, seconds, questions, offset)
+                    offset += n
+                    out.append((label, n, secs, lat, la, 0))
+
+                def remote(label: str, c: int) -> None:
+                    la = os.getloadavg()[0]
+                    run = Run(workers, c, seconds)
+                    asyncio.run(load(base, run, 50_000, questions))
+                    out.append((label, run.ok, run.seconds, run.latencies, la, sum(run.errors.values())))
+
+                local("`Tutor.ask` in-process, 1 thread (before)")
+                remote("`POST /api/ask`, 1 client", 1)
+                remote(f"`POST /api/ask`, {clients} concurrent clients", clients)
+                local("`Tutor.ask` in-process, 1 thread (after)")
+        finally:
+            stop(proc, 20)
+    loads = os.getloadavg()
+    errors = sum(r[5] for out in rows.values() for r in out)
+    lines = [
+        f"## Throughput at {clients} clients against the single-thread in-process rate (#15)",
+        "",
+        f"`python bench/api_load.py --throughput --seconds {seconds:.0f}"
+        f"{f' --procs {procs}' if procs else ''}{' --cached' if cached else ''}` "
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}): "
+        f"{platform.machine()}, {os.cpu_count()} cores (shared with other work), Python {platform.python_version()}; "
+        f"server with web_concurrency {workers}, "
+        + (f"answers in {procs} worker processes" if procs else "answers in the server process's threads")
+        + ", OMP_NUM_THREADS 1; "
+        "no history; the load generator runs on the same cores. Load average (1 min) is taken just before each "
+        f"row; at the end {loads[0]:.2f} / {loads[1]:.2f} / {loads[2]:.2f}.",
+        "",
+    ]
+    for name, out in rows.items():
+        inproc = (out[0][1] + out[3][1]) / (out[0][2] + out[3][2])
+        one, many = out[1][1] / out[1][2], out[2][1] / out[2][2]
+        lines += [
+            f"Mix **{name}**: " + ("the eval files' distinct questions in rotation (more than the embedder's 64 "
+                                   "remembered query vectors, so every ask encodes its query)" if name == "distinct" else
+                                   f"{len(QUESTIONS)} questions in rotation (every query vector remembered after the "
+                                   "first pass: the answer path without the encoder)") + ".",
+            "",
+            "| what | load avg | answers | seconds | answers/s | p50 ms | p95 ms | errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            *(f"| {label} | {la:.2f} | {n} | {secs:.1f} | {n / secs:.1f} | {pctl(lat, 0.5):.1f} | {pctl(lat, 0.95):.1f} | {err} |"
+              for label, n, secs, lat, la, err in out),
+            "",
+            f"In-process (both rows pooled) {inproc:.1f}/s; one API client {one:.1f}/s ({one / inproc:.2f}×); "
+            f"{clients} clients {many:.1f}/s: **{many / inproc:.2f}× the single-thread in-process rate** "
+            "(target ≥ 1.6).",
+            "",
+        ]
+    lines += [f"Errors: {errors}.", ""]
+    return "\n".join(lines)
+
+
+THROUGHPUT_START = "<!-- throughput: written by `python bench/api_load.py --throughput` -->"
+THROUGHPUT_END = "<!-- /throughput -->"
 
 
 def main() -> int:
@@ -414,7 +534,20 @@ def main() -> int:
     p.add_argument("--no-write", action="store_true", help="print only; do not write bench/API_RESULTS.md")
     p.add_argument("--mix", action="store_true",
                    help="#15: the serving overhead at one client, then 40%% ask / 30%% search / 30%% chat")
+    p.add_argument("--throughput", action="store_true",
+                   help="#15: single-thread in-process ask rate vs 1 and --clients (default 8) API clients, side by side")
+    p.add_argument("--cached", action="store_true", help="with --throughput: also the 8-question rotation")
+    p.add_argument("--procs", type=int, default=0,
+                   help="with --throughput: answer worker processes (S2R_WEB_PROCESSES, `serve --processes`)")
     args = p.parse_args()
+    if args.throughput:
+        c = int(args.clients.split(",")[0]) if args.clients != "8,32" else 8
+        w = int(args.workers.split(",")[0]) if args.workers != "1,2,4" else 2
+        section = run_throughput(args.seconds, c, w, args.procs, args.cached)
+        print(section)
+        if not args.no_write:
+            write_mix(section, THROUGHPUT_START, THROUGHPUT_END)
+        return 1 if "Errors: 0." not in section else 0
     if args.mix:
         section = run_mix(args.seconds)
         print(section)

@@ -88,7 +88,13 @@ def cmd_eval(args) -> int:
 def cmd_serve(args) -> int:
     from .web.server import serve
 
-    serve(host=args.host, port=args.port, settings=_settings(args))
+    settings = _settings(args)
+    if args.processes is not None:
+        if not 0 <= args.processes <= 32:
+            _err("--processes must be between 0 and 32")
+            return 2
+        settings.web_processes = args.processes
+    serve(host=args.host, port=args.port, settings=settings)
     return EXIT_OK
 
 
@@ -202,6 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="serve the chat, the /embed widget and the HTTP API")
     s.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=None, help="port (default 7860)")
+    s.add_argument("--processes", type=int, default=None, metavar="N",
+                   help="answer in N worker processes, each with its own index (default 0: threads of the server "
+                        "process; see docs/web.md)")
     s.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("info", help="show the version and which folders are in use (data, corpus, index, ...)")

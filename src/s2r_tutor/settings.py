@@ -164,6 +164,12 @@ class Settings(BaseSettings):
         2, gt=0, le=64,
         description="tutor calls (HTTP API and chat together) run at once in worker threads; more wait their turn",
     )
+    web_processes: int = Field(
+        0, ge=0, le=32,
+        description="0: tutor calls run in this process's worker threads; N > 0: in N worker processes, each with "
+        "its own Tutor (answers are Python-bound, so threads share one core; processes use them all). HTTP, guards, "
+        "rate limits, chat sessions and the store stay in the one server process (`serve --processes N`)",
+    )
     queue_max_size: int = Field(
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
     )

@@ -8,12 +8,23 @@ An answer that asks the optional LLM is run in three steps: the CPU work before 
 verify) and after (verify the reply) each take a CPU slot; the wait for the LLM in between does not.
 It runs in threads of its own, at most `Settings.llm_concurrency` at once, so a slow or hanging LLM
 never stalls search or template answers (issue 13, finding 7).
+
+With `Settings.web_processes` N > 0 (`serve --processes N`), the CPU slots' asks and searches run in N
+worker processes instead of this process's threads (#15): an answer is Python-bound, so threads of
+one process share one core's worth of GIL (measured: 2 threads answer no faster than 1). Everything
+else stays in this one process: HTTP, every guard and rate limit, Gradio's sessions and queue, the
+study tabs. Each worker loads its own Tutor (memory and start-up × N+1) and keeps its own query-vector
+memory; the store (question log, notes) is written by this process only.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
@@ -28,6 +39,28 @@ T = TypeVar("T")
 log = logging.getLogger("s2r_tutor.web")
 LOG_PAUSE_S = 30
 
+# --------------------------------------------------------------------------- worker processes (#15)
+_worker_tutor: Tutor | None = None
+
+
+def _worker_init(settings: Settings) -> None:
+    import os
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    global _worker_tutor
+    _worker_tutor = Tutor.load(settings, progress=False)
+    _worker_tutor.prepare()
+
+
+def _worker_prepare(question: str, history: list[Turn]):
+    """A template answer (the Answer), or the whole draft when an LLM request must be awaited."""
+    draft = _worker_tutor.prepare_answer(question, history)
+    return draft.answer if draft.request is None else draft
+
+
+def _worker_search(query: str, k: int) -> list[Hit]:
+    return _worker_tutor.search(query, k)
+
 
 class Runtime:
     def __init__(self, settings: Settings, tutor: Tutor):
@@ -37,6 +70,36 @@ class Runtime:
         self._llm_limiter: anyio.CapacityLimiter | None = None
         self._question_log = None
         self._log_paused_until = 0.0
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _processes(self) -> ProcessPoolExecutor | None:
+        """The worker processes, started on first use (spawned: this process runs threads already)."""
+        if self.settings.web_processes and self._pool is None:
+            self._pool = ProcessPoolExecutor(self.settings.web_processes, multiprocessing.get_context("spawn"),
+                                             initializer=_worker_init, initargs=(self.settings,))
+            # A spawned pool starts a worker per submit while none is idle: one small job each starts
+            # (and warms) them all now, beside the server's warm-up question, not on readers' first asks.
+            for _ in range(self.settings.web_processes):
+                self._pool.submit(_worker_search, "Sim2Real", 1)
+        return self._pool
+
+    async def _in_process(self, fn: Callable[..., T], *args) -> T:
+        """`fn(*args)` in a worker process, holding a CPU slot like `call`. When a worker was killed
+        (the pool is broken) this call fails and the next one starts a fresh pool."""
+        async with self.limiter:
+            pool = self._processes()
+            try:
+                return await asyncio.wrap_future(pool.submit(fn, *args))
+            except BrokenProcessPool:
+                log.error("an answer worker process died; starting new ones")
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -57,7 +120,13 @@ class Runtime:
     async def ask(self, question: str, history: list[Turn] | None = None, *, source: str = "api",
                   reader: str | None = None) -> Answer:
         started = time.perf_counter()
-        draft = await self.call(self.tutor.prepare_answer, question, history or [])
+        if self.settings.web_processes:
+            draft = await self._in_process(_worker_prepare, question, self.tutor.clean_history(history or []))
+            if isinstance(draft, Answer):
+                await self.log_question(draft, time.perf_counter() - started, source=source, reader=reader)
+                return draft
+        else:
+            draft = await self.call(self.tutor.prepare_answer, question, history or [])
         if draft.request is None:
             answer = draft.answer
         else:  # the LLM's network wait holds no CPU slot (issue 13, finding 7)
@@ -87,4 +156,6 @@ class Runtime:
             log.warning("question log: could not record an ask (pausing the log for %d s): %s", LOG_PAUSE_S, exc)
 
     async def search(self, query: str, k: int) -> list[Hit]:
+        if self.settings.web_processes:
+            return await self._in_process(_worker_search, query, k)
         return await self.call(self.tutor.search, query, k)

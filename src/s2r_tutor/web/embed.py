@@ -3,6 +3,7 @@
 Plain HTML + JS + CSS from `static/` (no framework, no CDN) calling `POST /api/ask` on the same
 origin. The page carries a strict Content-Security-Policy: scripts and styles only from this
 server, no inline script, and `frame-ancestors` limited to the portal origins in Settings.
+Each source in the widget links to `/card/{card_id}` (web/cardpage.py), the card with the quote marked.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..settings import Settings
 from .api import frame_ancestors
+from .cardpage import install_card_page
 
 STATIC = Path(__file__).parent / "static"
 
@@ -41,4 +43,6 @@ def install_embed(app: FastAPI, settings: Settings) -> None:
     async def embed() -> HTMLResponse:
         return HTMLResponse(page, headers=headers)
 
+    # The widget's sources link to a read-only card page (#15); same CSP (it needs no script at all).
+    install_card_page(app, settings, embed_csp(settings))
     app.mount("/embed/static", StaticFiles(directory=STATIC), name="embed-static")

@@ -10,14 +10,14 @@
       title: "Sim2Real 学习助手", subtitle: "回答均引用概念卡 04-08", send: "发送",
       placeholder: "输入关于 Sim2Real 的问题，回车发送", thinking: "正在查找卡片内容…",
       sources: "来源", original: "原文：", followups: "接着问", error: "出错了：", network: "无法连接到学习助手。",
-      clear: "清空对话", source: "来源",
+      clear: "清空对话", source: "来源", openCard: "在概念卡中查看",
       examples: ["什么是 Sim2Real？", "强化学习和 Sim2Real 有什么区别？", "客户说实验室里走得很好，到工厂就容易摔，怎么解释？"]
     },
     en: {
       title: "Sim2Real study assistant", subtitle: "Every answer cites concept card 04-08", send: "Send",
       placeholder: "Ask about Sim2Real, Enter to send", thinking: "Looking through the card…",
       sources: "Sources", original: "Chinese original: ", followups: "Follow up", error: "Error: ", network: "Cannot reach the study assistant.",
-      clear: "Clear", source: "Source",
+      clear: "Clear", source: "Source", openCard: "Open in card",
       examples: ["What is Sim2Real?", "How is reinforcement learning different from Sim2Real?", "What is the reality gap?"]
     }
   };
@@ -108,6 +108,21 @@
     return parts.length > 1 ? parts.slice(1).join(" > ") : section;
   }
 
+  // "Open in card": the read-only card page (/card/{card id}) in a new tab, at the cited section,
+  // with the quote marked there by the server (#15). Built as an attribute, never as markup.
+  var MAX_QUOTE = 1000;  // the card page ignores longer quotes (web/cardpage.py MAX_QUOTE_CHARS)
+  function cardLink(c) {
+    var id = String(c.chunk_id || ""), hash = id.indexOf("#");
+    if (hash <= 0) return null;
+    var href = "card/" + encodeURIComponent(id.slice(0, hash)) + "?section=" + encodeURIComponent(id.slice(hash + 1)) +
+      "&quote=" + encodeURIComponent(String(c.quote || "").slice(0, MAX_QUOTE)) + (lang === "en" ? "&lang=en" : "") + "#s2r-hl";
+    var a = el("a", "s2r-open-card", t.openCard);
+    a.href = href;
+    a.target = "_blank";
+    a.rel = "noopener";
+    return a;
+  }
+
   function sourcesBlock(citations) {
     var details = el("details", "s2r-sources");
     details.appendChild(el("summary", null, t.sources + " (" + citations.length + ")"));
@@ -124,6 +139,8 @@
       } else {
         li.appendChild(el("blockquote", "s2r-quote", c.quote));
       }
+      var link = cardLink(c);
+      if (link) li.appendChild(link);
       ol.appendChild(li);
     });
     details.appendChild(ol);
@@ -199,7 +216,8 @@
     return {
       answer: String(answer.answer || ""), followups: (answer.followups || []).slice(0, 3).map(String),
       citations: (answer.citations || []).map(function (c) {
-        return { marker: c.marker, section: String(c.section || ""), quote: String(c.quote || "") };
+        return { marker: c.marker, section: String(c.section || ""), quote: String(c.quote || ""),
+                 chunk_id: String(c.chunk_id || ""), quote_en: c.quote_en ? String(c.quote_en) : undefined };
       })
     };
   }

@@ -1,0 +1,149 @@
+"""`/card/{card_id}`: the card as one read-only page, for the widget's "open in card" (#15).
+
+    GET /card/04-08?section=reality-gap&quote=...&lang=en#s2r-hl
+
+The chat opens its Card tab at a cited section with the quote highlighted; the widget has no card,
+so its sources link here (new tab). The page is built on the server, no script at all:
+
+- the card's Markdown goes through the chat's `answer_markdown` (raw HTML shown as text, links only
+  as their labels, bare addresses inert), then markdown-it with HTML off (tables on);
+- `quote` is never written into the page: it is only looked for, whitespace-insensitively, as an
+  exact span of the section's rendered text (the target section's first, else any section's), and
+  that card text is wrapped in `<mark>`. No match, or a quote over `MAX_QUOTE_CHARS`: no highlight;
+- the first `<mark>` (or, without one, the target section) carries `id="s2r-hl"`, so the link's
+  `#s2r-hl` fragment scrolls there with no script;
+- `section` and `card_id` are looked up, never echoed; an unknown card is a 404 page.
+
+The widget's strict CSP applies (no script at all is allowed here), and `frame-ancestors` as on
+every page.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
+
+from ..models import Chunk
+from ..settings import Settings
+from .render import answer_markdown, section_title
+
+MAX_QUOTE_CHARS = 1000  # a citation's quote is a sentence or two; anything longer is not one of ours
+HIGHLIGHT_ID = "s2r-hl"
+
+LABELS = {
+    "zh": {"lang": "zh-CN", "title": "概念卡", "note": "只读原文。高亮处是回答引用的句子。",
+           "missing": "没有这张概念卡。", "source": "来源文件"},
+    "en": {"lang": "en", "title": "Concept card", "note": "Read-only card text. The highlighted span is the quote "
+           "the answer cited (the card is in Chinese).", "missing": "There is no such card.", "source": "Source file"},
+}
+
+# Markdown characters that do not show in rendered text: a quote taken from the card's Markdown may carry them.
+_MD_MARKS = re.compile(r"\*\*|__|`|^\s*(?:[-*+]|\d+[.)])\s+|^\s*#{1,6}\s+|^\s*>\s?", re.M)
+
+
+@lru_cache(maxsize=1)
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+
+
+def _section_tokens(parts: list[Chunk]):
+    md = _markdown()
+    return md.parse("\n\n".join(answer_markdown(p.text) for p in parts) or "—")
+
+
+def _highlight(tokens, quote: str) -> bool:
+    """Wrap the card text matching `quote` (ignoring whitespace and Markdown marks) in <mark>, in
+    place. Only `text` tokens are searched and split, so the marks nest inside the same elements
+    as the text they wrap. True when found."""
+    needle = re.sub(r"\s+", "", _MD_MARKS.sub("", quote))
+    if not needle:
+        return False
+    chars: list[tuple[object, int]] = []  # (text token, offset) per non-space character
+    for tok in tokens:
+        for child in (tok.children or []) if tok.type == "inline" else []:
+            if child.type == "text":
+                chars += [(child, i) for i, c in enumerate(child.content) if not c.isspace()]
+    hay = "".join(t.content[i] for t, i in chars)
+    at = hay.find(needle)
+    if at < 0:
+        return False
+    span = chars[at: at + len(needle)]
+    cuts: dict[int, list] = {}  # id(token) -> [token, first, last]
+    for tok, i in span:
+        cut = cuts.setdefault(id(tok), [tok, i, i])
+        cut[2] = i
+    first = True
+    for tok, start, end in cuts.values():
+        text = tok.content
+        tok.type, tok.content = "html_inline", (
+            html.escape(text[:start], quote=False)
+            + (f'<mark class="s2r-hl" id="{HIGHLIGHT_ID}">' if first else '<mark class="s2r-hl">')
+            + html.escape(text[start:end + 1], quote=False) + "</mark>"
+            + html.escape(text[end + 1:], quote=False))
+        first = False
+    return True
+
+
+def card_page(chunks: list[Chunk], card_id: str, section: str = "", quote: str = "", lang: str = "zh") -> str | None:
+    """The page's HTML, or None for an unknown card."""
+    parts = [c for c in chunks if c.doc_id == card_id]
+    if not parts:
+        return None
+    t = LABELS["en" if lang == "en" else "zh"]
+    sections: dict[str, list[Chunk]] = {}
+    for chunk in parts:
+        sections.setdefault(chunk.section, []).append(chunk)
+    rendered = {name: _section_tokens(group) for name, group in sections.items()}
+    # `section`: the section's anchor, or a chunk id's part after '#' (a split section's "-2" included)
+    target = next((name for name, group in sections.items()
+                   if section and any(section in (c.anchor, c.chunk_id.partition("#")[2]) for c in group)), None)
+    found = False
+    if quote and len(quote) <= MAX_QUOTE_CHARS:
+        order = ([target] if target else []) + [n for n in sections if n != target]
+        for name in order:
+            if _highlight(rendered[name], quote):
+                found = True
+                break
+    md = _markdown()
+    body = []
+    for name, group in sections.items():
+        anchor = group[0].anchor
+        attrs = f' id="sec-{html.escape(anchor)}"'
+        cls = ' class="s2r-card-target"' if name == target else ""
+        jump = f'<span id="{HIGHLIGHT_ID}"></span>' if name == target and not found else ""
+        body.append(f"<section{attrs}{cls}>{jump}<h2>{html.escape(section_title(name))}</h2>"
+                    f"{md.renderer.render(rendered[name], md.options, {})}"
+                    f'<p class="s2r-card-id">{html.escape(group[0].source)} · {html.escape(group[0].chunk_id)}</p>'
+                    "</section>")
+    title = html.escape(parts[0].title)
+    return (f'<!doctype html><html lang="{t["lang"]}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="referrer" content="same-origin"><title>{title} · {html.escape(t["title"])}</title>'
+            '<link rel="stylesheet" href="../embed/static/card.css"></head><body><main class="s2r-card">'
+            f'<header><h1>{title}</h1><p class="s2r-card-note">{html.escape(t["note"])}</p></header>'
+            f'{"".join(body)}</main></body></html>')
+
+
+def missing_page(lang: str) -> str:
+    t = LABELS["en" if lang == "en" else "zh"]
+    return (f'<!doctype html><html lang="{t["lang"]}"><head><meta charset="utf-8"><title>404</title>'
+            f'<link rel="stylesheet" href="../embed/static/card.css"></head>'
+            f'<body><main class="s2r-card"><p>{html.escape(t["missing"])}</p></main></body></html>')
+
+
+def install_card_page(app: FastAPI, settings: Settings, csp: str) -> None:
+    """GET /card/{card_id}. Call before Gradio is mounted at '/'; reads the runtime's chunks per request."""
+    headers = {"Content-Security-Policy": csp, "Cache-Control": "no-cache"}
+
+    @app.get("/card/{card_id}", include_in_schema=False)
+    async def card(request: Request, card_id: str, section: str = "", quote: str = "", lang: str = "zh") -> HTMLResponse:
+        page = card_page(request.app.state.runtime.tutor.chunks, card_id, section[:200], quote, lang)
+        if page is None:
+            return HTMLResponse(missing_page(lang), status_code=404, headers=headers)
+        return HTMLResponse(page, headers=headers)

@@ -434,70 +434,82 @@ def inprocess_rate(tutor, seconds: float, questions: list[str], offset: int = 0)
     return n - offset, time.perf_counter() - started, lat
 
 
-def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: int = 0, cached: bool = False) -> str:
-    """Side by side in one run, against one server: the single-thread in-process `Tutor.ask` rate on
-    the same question mix (measured before and after the HTTP phases and pooled: the shared box's load
-    drifts), one API client, then `clients` concurrent API clients. Each row carries the load average
-    taken just before it. The mix is the eval files' distinct questions (no query-vector memory hits);
-    `cached` adds the 8-question rotation, where every query vector is remembered (the serving floor)."""
+def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: tuple[int, ...] = (0,),
+                   cached: bool = False) -> str:
+    """Side by side in one run: the single-thread in-process `Tutor.ask` rate on the same question mix
+    (measured before and after the HTTP phases and pooled: the shared box's load drifts), one API
+    client, then `clients` concurrent API clients, against one server per `procs` value (0: answers in
+    the server's threads; N: in N worker processes), the servers' phases interleaved. Each row carries
+    the load average taken just before it. The mix is the eval files' distinct questions (no
+    query-vector memory hits); `cached` adds the 8-question rotation (the path without the encoder)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from s2r_tutor import Tutor
     from s2r_tutor.settings import Settings
 
+    def server_name(n: int) -> str:
+        return f"{n} worker processes" if n else "server threads"
+
     mixes = [("distinct", eval_questions())] + ([("cached", QUESTIONS)] if cached else [])
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     rows: dict[str, list[tuple[str, int, float, list[float], float, int]]] = {}  # label, n, s, latencies, load, errors
+    ratios: dict[str, dict[int, tuple[float, float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, workers, "1", Path(tmp), procs=procs)
+        servers: dict[int, tuple[str, subprocess.Popen]] = {}
         try:
+            for n in procs:
+                port = free_port()
+                folder = Path(tmp) / f"p{n}"
+                folder.mkdir()
+                servers[n] = (f"http://127.0.0.1:{port}", start_server(port, workers, "1", folder, procs=n))
             tutor = Tutor.load(Settings(), progress=False)
             for q in QUESTIONS * 2:  # warm the in-process path as the server's warm-up does its own
                 tutor.ask(q)
-            wait_ready(base, proc)
-            asyncio.run(load(base, Run(workers, 2, 3.0), 50))  # warm the server
+            for base, proc in servers.values():
+                wait_ready(base, proc)
+                asyncio.run(load(base, Run(workers, 2, 3.0), 50))  # warm the server (and its workers)
             for name, questions in mixes:
                 out = rows[name] = []
                 offset = 0
 
-                def local(label: str) -> None:
+                def local(label: str) -> tuple[int, float]:
                     nonlocal offset
                     la = os.getloadavg()[0]
                     n, secs, lat = inprocess_rate(tutor, seconds, questions, offset)
                     offset += n
                     out.append((label, n, secs, lat, la, 0))
+                    return n, secs
 
-                def remote(label: str, c: int) -> None:
+                def remote(label: str, base: str, c: int) -> float:
                     la = os.getloadavg()[0]
                     run = Run(workers, c, seconds)
                     asyncio.run(load(base, run, 50_000, questions))
                     out.append((label, run.ok, run.seconds, run.latencies, la, sum(run.errors.values())))
+                    return run.ok / run.seconds
 
-                local("`Tutor.ask` in-process, 1 thread (before)")
-                remote("`POST /api/ask`, 1 client", 1)
-                remote(f"`POST /api/ask`, {clients} concurrent clients", clients)
-                local("`Tutor.ask` in-process, 1 thread (after)")
+                n0, s0 = local("`Tutor.ask` in-process, 1 thread (before)")
+                one = {n: remote(f"`POST /api/ask`, 1 client, {server_name(n)}", base, 1) for n, (base, _) in servers.items()}
+                many = {n: remote(f"`POST /api/ask`, {clients} clients, {server_name(n)}", base, clients)
+                        for n, (base, _) in servers.items()}
+                n1, s1 = local("`Tutor.ask` in-process, 1 thread (after)")
+                inproc = (n0 + n1) / (s0 + s1)
+                ratios[name] = {n: (inproc, one[n], many[n]) for n in servers}
         finally:
-            stop(proc, 20)
+            for _, proc in servers.values():
+                stop(proc, 20)
     loads = os.getloadavg()
     errors = sum(r[5] for out in rows.values() for r in out)
     lines = [
         f"## Throughput at {clients} clients against the single-thread in-process rate (#15)",
         "",
-        f"`python bench/api_load.py --throughput --seconds {seconds:.0f}"
-        f"{f' --procs {procs}' if procs else ''}{' --cached' if cached else ''}` "
-        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}): "
+        f"`python bench/api_load.py --throughput --seconds {seconds:.0f} --procs {','.join(map(str, procs))}"
+        f"{' --cached' if cached else ''}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}): "
         f"{platform.machine()}, {os.cpu_count()} cores (shared with other work), Python {platform.python_version()}; "
-        f"server with web_concurrency {workers}, "
-        + (f"answers in {procs} worker processes" if procs else "answers in the server process's threads")
-        + ", OMP_NUM_THREADS 1; "
-        "no history; the load generator runs on the same cores. Load average (1 min) is taken just before each "
-        f"row; at the end {loads[0]:.2f} / {loads[1]:.2f} / {loads[2]:.2f}.",
+        f"each server with web_concurrency {workers}, OMP_NUM_THREADS 1, answering in its own threads or in "
+        "`--processes N` worker processes; no history; the load generator runs on the same cores. Rows run one "
+        "after another, the servers' interleaved; the load average (1 min) is taken just before each row; at the "
+        f"end {loads[0]:.2f} / {loads[1]:.2f} / {loads[2]:.2f}.",
         "",
     ]
     for name, out in rows.items():
-        inproc = (out[0][1] + out[3][1]) / (out[0][2] + out[3][2])
-        one, many = out[1][1] / out[1][2], out[2][1] / out[2][2]
         lines += [
             f"Mix **{name}**: " + ("the eval files' distinct questions in rotation (more than the embedder's 64 "
                                    "remembered query vectors, so every ask encodes its query)" if name == "distinct" else
@@ -509,9 +521,9 @@ def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: in
             *(f"| {label} | {la:.2f} | {n} | {secs:.1f} | {n / secs:.1f} | {pctl(lat, 0.5):.1f} | {pctl(lat, 0.95):.1f} | {err} |"
               for label, n, secs, lat, la, err in out),
             "",
-            f"In-process (both rows pooled) {inproc:.1f}/s; one API client {one:.1f}/s ({one / inproc:.2f}×); "
-            f"{clients} clients {many:.1f}/s: **{many / inproc:.2f}× the single-thread in-process rate** "
-            "(target ≥ 1.6).",
+            *(f"- {server_name(n)}: in-process (both rows pooled) {inproc:.1f}/s; one API client {one:.1f}/s "
+              f"({one / inproc:.2f}×); {clients} clients {many:.1f}/s = **{many / inproc:.2f}× the single-thread "
+              "in-process rate** (target ≥ 1.6)." for n, (inproc, one, many) in ratios[name].items()),
             "",
         ]
     lines += [f"Errors: {errors}.", ""]
@@ -537,13 +549,15 @@ def main() -> int:
     p.add_argument("--throughput", action="store_true",
                    help="#15: single-thread in-process ask rate vs 1 and --clients (default 8) API clients, side by side")
     p.add_argument("--cached", action="store_true", help="with --throughput: also the 8-question rotation")
-    p.add_argument("--procs", type=int, default=0,
-                   help="with --throughput: answer worker processes (S2R_WEB_PROCESSES, `serve --processes`)")
+    p.add_argument("--procs", default="0,2",
+                   help="with --throughput: comma-separated answer worker process counts, one server each "
+                        "(S2R_WEB_PROCESSES, `serve --processes`; 0 = the server's own threads; default 0,2)")
     args = p.parse_args()
     if args.throughput:
         c = int(args.clients.split(",")[0]) if args.clients != "8,32" else 8
         w = int(args.workers.split(",")[0]) if args.workers != "1,2,4" else 2
-        section = run_throughput(args.seconds, c, w, args.procs, args.cached)
+        procs = tuple(int(x) for x in args.procs.split(","))
+        section = run_throughput(args.seconds, c, w, procs, args.cached)
         print(section)
         if not args.no_write:
             write_mix(section, THROUGHPUT_START, THROUGHPUT_END)

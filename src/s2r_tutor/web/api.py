@@ -11,7 +11,7 @@ import re
 from typing import Annotated
 
 import anyio
-from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
@@ -152,10 +152,12 @@ async def api_reader(request: Request, response: Response, creds: Credentials) -
 
 @router.post("/api/ask", response_model=Answer, responses=ERRORS, summary="Ask a question; a cited answer",
              dependencies=[Depends(require_token)])
-async def ask(body: AskRequest, request: Request) -> Answer:
+async def ask(body: AskRequest, request: Request, background: BackgroundTasks) -> Answer:
     # The widget (/embed) calls this route too; its page is the referrer. Only the path is looked at.
     source = "widget" if "/embed" in request.headers.get("referer", "") else "api"
-    return await _runtime(request).ask(body.question, body.history, source=source, reader=_known_reader(request))
+    # The question-log row is written after the reply is sent (#15: the commit's disk wait was ~20 ms an ask).
+    return await _runtime(request).ask(body.question, body.history, source=source, reader=_known_reader(request),
+                                       background=background)
 
 
 def _known_reader(request: Request) -> str | None:

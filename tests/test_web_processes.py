@@ -30,3 +30,8 @@ def test_worker_processes_answer_like_the_server_threads(settings, tutor):
     assert isinstance(there, Answer)
     assert there.answer == here.answer and [c.chunk_id for c in there.citations] == [c.chunk_id for c in here.citations]
     assert hits and hits[0].chunk_id == tutor.search("域随机化", 3)[0].chunk_id
+
+
+def test_serve_refuses_a_process_count_out_of_range(cli):
+    code, out, err = cli("serve", "--processes", "99")
+    assert code == 2 and "--processes must be between 0 and 32" in err and "Traceback" not in err

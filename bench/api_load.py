@@ -406,6 +406,21 @@ def write_mix(section: str, start: str = MIX_START, end: str = MIX_END) -> None:
 # --------------------------------------------------------------------------- #15: throughput at 8 clients
 
 
+def tree_cpu(pid: int) -> float:
+    """User + system CPU seconds of a process and its live children (the answer worker processes)."""
+    import psutil
+
+    root = psutil.Process(pid)
+    total = 0.0
+    for p in [root, *root.children(recursive=True)]:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.Error:
+            pass
+    return total
+
+
 def eval_questions() -> list[str]:
     """The distinct single-turn questions of the two eval files (~160), in file order. More than the
     embedder's 64 remembered query vectors (embedders/base.py), so a rotation through them never hits
@@ -435,12 +450,11 @@ def inprocess_rate(tutor, seconds: float, questions: list[str], offset: int = 0)
 
 
 def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: tuple[int, ...] = (0,),
-                   cached: bool = False) -> str:
-    """Side by side in one run: the single-thread in-process `Tutor.ask` rate on the same question mix
-    (measured before and after the HTTP phases and pooled: the shared box's load drifts), one API
-    client, then `clients` concurrent API clients, against one server per `procs` value (0: answers in
-    the server's threads; N: in N worker processes), the servers' phases interleaved. Each row carries
-    the load average taken just before it. The mix is the eval files' distinct questions (no
+                   cached: bool = False, rounds: int = 4) -> str:
+    """Side by side in one run: the single-thread in-process `Tutor.ask` rate on the same question mix,
+    one API client, and `clients` concurrent API clients, against one server per `procs` value (0:
+    answers in the server's threads; N: in N worker processes). Each runs `seconds` in all, in
+    `rounds` interleaved slices (the shared box's load drifts). Each row carries the load average. The mix is the eval files' distinct questions (no
     query-vector memory hits); `cached` adds the 8-question rotation (the path without the encoder)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from s2r_tutor import Tutor
@@ -452,6 +466,7 @@ def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: tu
     mixes = [("distinct", eval_questions())] + ([("cached", QUESTIONS)] if cached else [])
     rows: dict[str, list[tuple[str, int, float, list[float], float, int]]] = {}  # label, n, s, latencies, load, errors
     ratios: dict[str, dict[int, tuple[float, float, float]]] = {}
+    cpu_per: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         servers: dict[int, tuple[str, subprocess.Popen]] = {}
         try:
@@ -467,30 +482,43 @@ def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: tu
                 wait_ready(base, proc)
                 asyncio.run(load(base, Run(workers, 2, 3.0), 50))  # warm the server (and its workers)
             for name, questions in mixes:
-                out = rows[name] = []
-                offset = 0
-
-                def local(label: str) -> tuple[int, float]:
-                    nonlocal offset
-                    la = os.getloadavg()[0]
-                    n, secs, lat = inprocess_rate(tutor, seconds, questions, offset)
-                    offset += n
-                    out.append((label, n, secs, lat, la, 0))
-                    return n, secs
-
-                def remote(label: str, base: str, c: int) -> float:
-                    la = os.getloadavg()[0]
-                    run = Run(workers, c, seconds)
-                    asyncio.run(load(base, run, 50_000, questions))
-                    out.append((label, run.ok, run.seconds, run.latencies, la, sum(run.errors.values())))
-                    return run.ok / run.seconds
-
-                n0, s0 = local("`Tutor.ask` in-process, 1 thread (before)")
-                one = {n: remote(f"`POST /api/ask`, 1 client, {server_name(n)}", base, 1) for n, (base, _) in servers.items()}
-                many = {n: remote(f"`POST /api/ask`, {clients} clients, {server_name(n)}", base, clients)
-                        for n, (base, _) in servers.items()}
-                n1, s1 = local("`Tutor.ask` in-process, 1 thread (after)")
-                inproc = (n0 + n1) / (s0 + s1)
+                # Every configuration runs `rounds` slices of seconds/rounds in turn, so that the shared
+                # box's drifting load falls on each alike; a row pools its slices, its load average is
+                # the mean of the values read before each slice.
+                configs = [("local", "`Tutor.ask` in-process, 1 thread", "", 1)]
+                configs += [("api", f"`POST /api/ask`, 1 client, {server_name(n)}", base, 1) for n, (base, _) in servers.items()]
+                configs += [("api", f"`POST /api/ask`, {clients} clients, {server_name(n)}", base, clients)
+                            for n, (base, _) in servers.items()]
+                acc = {label: [0, 0.0, [], [], 0, 0.0] for _, label, _, _ in configs}  # n, s, latencies, loads, errors, cpu
+                offset, piece = 0, seconds / rounds
+                for _ in range(rounds):
+                    for kind, label, base, c in configs:
+                        a = acc[label]
+                        a[3].append(os.getloadavg()[0])
+                        if kind == "local":
+                            cpu0 = time.thread_time()
+                            n, secs, lat = inprocess_rate(tutor, piece, questions, offset)
+                            cpu = time.thread_time() - cpu0
+                            offset += n
+                            errs = 0
+                        else:
+                            proc = next(p for b, p in servers.values() if b == base)
+                            cpu0 = tree_cpu(proc.pid)
+                            run = Run(workers, c, piece)
+                            asyncio.run(load(base, run, 50_000, questions))
+                            cpu = tree_cpu(proc.pid) - cpu0
+                            n, secs, lat, errs = run.ok, run.seconds, run.latencies, sum(run.errors.values())
+                        a[0] += n
+                        a[1] += secs
+                        a[2] += lat
+                        a[4] += errs
+                        a[5] += cpu
+                cpu_per[name] = {label: 1000 * a[5] / max(1, a[0]) for label, a in acc.items()}
+                out = rows[name] = [(label, a[0], a[1], a[2], statistics.mean(a[3]), a[4]) for label, a in acc.items()]
+                rate = {label: a[0] / a[1] for label, a in acc.items()}
+                inproc = rate[configs[0][1]]
+                one = {n: rate[f"`POST /api/ask`, 1 client, {server_name(n)}"] for n in servers}
+                many = {n: rate[f"`POST /api/ask`, {clients} clients, {server_name(n)}"] for n in servers}
                 ratios[name] = {n: (inproc, one[n], many[n]) for n in servers}
         finally:
             for _, proc in servers.values():
@@ -504,9 +532,10 @@ def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: tu
         f"{' --cached' if cached else ''}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}): "
         f"{platform.machine()}, {os.cpu_count()} cores (shared with other work), Python {platform.python_version()}; "
         f"each server with web_concurrency {workers}, OMP_NUM_THREADS 1, answering in its own threads or in "
-        "`--processes N` worker processes; no history; the load generator runs on the same cores. Rows run one "
-        "after another, the servers' interleaved; the load average (1 min) is taken just before each row; at the "
-        f"end {loads[0]:.2f} / {loads[1]:.2f} / {loads[2]:.2f}.",
+        "`--processes N` worker processes; no history; the load generator runs on the same cores. Every row runs "
+        f"{rounds} slices of {seconds / rounds:.1f} s, the rows' slices in turn (round-robin), so that the shared box's "
+        "drifting load falls on each alike; \"load avg\" is the mean 1-minute load average read before its slices; "
+        f"at the end {loads[0]:.2f} / {loads[1]:.2f} / {loads[2]:.2f}.",
         "",
     ]
     for name, out in rows.items():
@@ -516,12 +545,16 @@ def run_throughput(seconds: float, clients: int = 8, workers: int = 2, procs: tu
                                    f"{len(QUESTIONS)} questions in rotation (every query vector remembered after the "
                                    "first pass: the answer path without the encoder)") + ".",
             "",
-            "| what | load avg | answers | seconds | answers/s | p50 ms | p95 ms | errors |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
-            *(f"| {label} | {la:.2f} | {n} | {secs:.1f} | {n / secs:.1f} | {pctl(lat, 0.5):.1f} | {pctl(lat, 0.95):.1f} | {err} |"
-              for label, n, secs, lat, la, err in out),
+            "| what | load avg | answers | seconds | answers/s | p50 ms | p95 ms | CPU ms / answer | errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            *(f"| {label} | {la:.2f} | {n} | {secs:.1f} | {n / secs:.1f} | {pctl(lat, 0.5):.1f} | {pctl(lat, 0.95):.1f} | "
+              f"{cpu_per[name][label]:.1f} | {err} |" for label, n, secs, lat, la, err in out),
             "",
-            *(f"- {server_name(n)}: in-process (both rows pooled) {inproc:.1f}/s; one API client {one:.1f}/s "
+            "CPU ms / answer: the answering side's CPU time per answer (in-process: the thread's own; a server: its "
+            "process and its worker processes, while the load generator is not counted). Unlike answers/s it "
+            "hardly depends on what else the shared box runs.",
+            "",
+            *(f"- {server_name(n)}: in-process {inproc:.1f}/s; one API client {one:.1f}/s "
               f"({one / inproc:.2f}×); {clients} clients {many:.1f}/s = **{many / inproc:.2f}× the single-thread "
               "in-process rate** (target ≥ 1.6)." for n, (inproc, one, many) in ratios[name].items()),
             "",
@@ -548,6 +581,7 @@ def main() -> int:
                    help="#15: the serving overhead at one client, then 40%% ask / 30%% search / 30%% chat")
     p.add_argument("--throughput", action="store_true",
                    help="#15: single-thread in-process ask rate vs 1 and --clients (default 8) API clients, side by side")
+    p.add_argument("--rounds", type=int, default=4, help="with --throughput: interleaved slices per row (default 4)")
     p.add_argument("--cached", action="store_true", help="with --throughput: also the 8-question rotation")
     p.add_argument("--procs", default="0,2",
                    help="with --throughput: comma-separated answer worker process counts, one server each "
@@ -557,7 +591,7 @@ def main() -> int:
         c = int(args.clients.split(",")[0]) if args.clients != "8,32" else 8
         w = int(args.workers.split(",")[0]) if args.workers != "1,2,4" else 2
         procs = tuple(int(x) for x in args.procs.split(","))
-        section = run_throughput(args.seconds, c, w, procs, args.cached)
+        section = run_throughput(args.seconds, c, w, procs, args.cached, args.rounds)
         print(section)
         if not args.no_write:
             write_mix(section, THROUGHPUT_START, THROUGHPUT_END)

@@ -29,7 +29,7 @@ def client(base_url):
 
 
 def marks(page: str) -> list[str]:
-    return re.findall(r"<mark[^>]*>(.*?)</mark>", page, re.S)
+    return re.findall(r"<mark[^>]*>(.*?)</mark>", page, re.DOTALL)
 
 
 def test_a_cited_quote_is_marked_in_its_section(client, tutor):
@@ -43,7 +43,7 @@ def test_a_cited_quote_is_marked_in_its_section(client, tutor):
     page = r.text
     found = marks(page)
     assert found and all(m in cite.quote for m in found)  # card text only, and the whole quote of it:
-    assert len("".join(found)) >= 0.9 * len(re.sub(r"\s|^- ", "", cite.quote, flags=re.M))
+    assert len("".join(found)) >= 0.9 * len(re.sub(r"\s|^- ", "", cite.quote, flags=re.MULTILINE))
     assert 'id="s2r-hl"' in page.split("<mark", 1)[1][:40], "the first mark is the #s2r-hl scroll target"
     target = re.search(r'<section id="sec-([^"]+)" class="s2r-card-target">', page)
     assert target and target.group(1) == anchor

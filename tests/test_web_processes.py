@@ -33,5 +33,5 @@ def test_worker_processes_answer_like_the_server_threads(settings, tutor):
 
 
 def test_serve_refuses_a_process_count_out_of_range(cli):
-    code, out, err = cli("serve", "--processes", "99")
+    code, _, err = cli("serve", "--processes", "99")
     assert code == 2 and "--processes must be between 0 and 32" in err and "Traceback" not in err

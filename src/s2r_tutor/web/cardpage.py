@@ -42,7 +42,7 @@ LABELS = {
 }
 
 # Markdown characters that do not show in rendered text: a quote taken from the card's Markdown may carry them.
-_MD_MARKS = re.compile(r"\*\*|__|`|^\s*(?:[-*+]|\d+[.)])\s+|^\s*#{1,6}\s+|^\s*>\s?", re.M)
+_MD_MARKS = re.compile(r"\*\*|__|`|^\s*(?:[-*+]|\d+[.)])\s+|^\s*#{1,6}\s+|^\s*>\s?", re.MULTILINE)
 
 
 @lru_cache(maxsize=1)

@@ -23,9 +23,9 @@ import asyncio
 import logging
 import multiprocessing
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
 

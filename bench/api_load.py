@@ -199,8 +199,9 @@ errors column. For scale: on the same box, sequential requests to an idle server
   that a user sees "queue full" instead of an ever-growing wait). The API does not go through the Gradio
   queue; both meet at the same limiter.
 - One uvicorn worker process: the Tutor (index, embedder) is loaded once and shared; a second process would
-  double memory and startup time for no gain on 2 cores. Scale out with more processes behind a proxy if a
-  bigger machine serves many more users.
+  double memory and startup time, and Gradio's sessions would need sticky routing. To use more than
+  one core for answers, `serve --processes N` runs the Tutor calls in N worker processes behind the one
+  server process (`--throughput` section); scale out with more servers behind a proxy beyond that.
 - Request bodies over `max_body_bytes = {s.max_body_bytes}` get 413 before any work is done.
 """
     RESULTS.write_text(text, encoding="utf-8")

@@ -35,3 +35,37 @@ def test_worker_processes_answer_like_the_server_threads(settings, tutor):
 def test_serve_refuses_a_process_count_out_of_range(cli):
     code, _, err = cli("serve", "--processes", "99")
     assert code == 2 and "--processes must be between 0 and 32" in err and "Traceback" not in err
+
+
+def test_worker_processes_leave_with_a_killed_server(settings, tmp_path):
+    """A server killed outright (SIGKILL: no atexit, no pool shutdown) leaves no worker behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    psutil = pytest.importorskip("psutil")
+    code = ("import anyio; from s2r_tutor.settings import Settings; from s2r_tutor.tutor import Tutor; "
+            "from s2r_tutor.web.runtime import Runtime; import time, sys; "
+            f"s = Settings(corpus_dir={str(settings.corpus_dir)!r}, index_dir={str(settings.index_dir)!r}, "
+            f"study_db={str(tmp_path / 's.sqlite3')!r}, web_processes=1, question_log=False); "
+            "r = Runtime(s, Tutor.load(s, progress=False)); anyio.run(r.search, 'Sim2Real', 1); "
+            "print('ready', flush=True); time.sleep(600)")
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "OMP_NUM_THREADS": "1"})
+    try:
+        assert server.stdout.readline().strip() == "ready"
+        workers = psutil.Process(server.pid).children(recursive=True)
+        assert workers
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        server.stdout.close()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE for w in workers):
+        time.sleep(0.5)
+    alive = [w.pid for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+    for pid in alive:  # never leave one behind, even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, f"worker processes outlived their server: {alive}"

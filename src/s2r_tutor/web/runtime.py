@@ -43,9 +43,21 @@ LOG_PAUSE_S = 30
 _worker_tutor: Tutor | None = None
 
 
-def _worker_init(settings: Settings) -> None:
+def _exit_with_parent(parent: int) -> None:
+    """A worker outlives a server that was killed (SIGKILL, or a shutdown that timed out): its task
+    pipe never closes, since a spawned worker holds both ends. Leave when the parent is gone."""
     import os
 
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _worker_init(settings: Settings) -> None:
+    import os
+    import threading
+
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="s2r-parent-watch", daemon=True).start()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     global _worker_tutor
     _worker_tutor = Tutor.load(settings, progress=False)

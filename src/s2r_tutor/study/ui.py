@@ -67,9 +67,11 @@ def _flashcards_md(study: Study, lang: str = DEFAULT_LANGUAGE) -> str:
             continue
         lines += [t[kind], ""]
         for f in cards:
-            front, back = (f.back, f.front) if kind == "term" and lang == "en" else (f.front, f.back)
+            front, back = f.shown("front", lang), f.shown("back", lang)
+            source = t["card_source"].format(chunk_id=f.chunk_id, section=f.shown("section", lang),
+                                             quote=f.shown("quote", lang))
             lines.append(f"<details><summary><b>{front}</b></summary>\n\n{back}\n\n"
-                         f"<sub>{t['card_source'].format(**f.model_dump())}</sub>\n\n</details>\n")
+                         f"<sub>{source}</sub>\n\n</details>\n")
     return "\n".join(lines) or t["no_cards"]
 
 

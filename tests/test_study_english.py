@@ -105,3 +105,32 @@ def test_flashcards_read_english_in_english(tutor):
                          f.shown("section", "en"), f.shown("quote", "en")])
         assert chinese_share(text) <= MAX_SHARE, (f.kind, text)
         assert f.shown("front", "zh") == f.front and f.shown("quote", "zh") == f.quote  # Chinese stays the default
+
+
+def test_notes_export_and_starters_in_english_keep_the_readers_text(tmp_path, tutor):
+    from s2r_tutor.study.notes import export_markdown, note_starters, save_note, starters_in
+    from s2r_tutor.study.progress import StudyStore
+
+    store = StudyStore(tmp_path / "study.sqlite3")
+    save_note(store, "ann", "04-08#reality-gap", "摩擦要测 — check friction first", tutor.chunks)
+    en = export_markdown(store, "ann", tutor.chunks, language="en")
+    assert en.startswith("# My notes · ann\n") and "_Exported " in en and ", 1 notes_" in en
+    assert "## What is Sim2Real? > Why does a robot walk in simulation, yet the real robot may not?" in en
+    assert "- 摩擦要测 — check friction first" in en  # the reader's own words, untouched
+    assert chinese_share(en.replace("摩擦要测", "")) == 0
+    zh = export_markdown(store, "ann", tutor.chunks)
+    assert zh.startswith("# 我的笔记 · ann") and "还没有" not in zh  # Chinese stays the default
+    assert export_markdown(store, "nobody", tutor.chunks, language="en").rstrip().endswith("(no notes yet)")
+    starters = note_starters(tutor.chunks)
+    assert starters_in(starters, tutor.chunks, "zh") == starters
+    assert starters_in(starters, tutor.chunks, "en") == ["Which point differs from what you already thought?",
+                                                        "Can it be applied to your work?",
+                                                        "Is it worth researching further?"]
+
+
+def test_notes_tab_labels_exist_in_both_languages():
+    from s2r_tutor.study.ui import TEXT
+
+    assert set(TEXT["zh"]) == set(TEXT["en"])
+    notes = {k: v for k, v in TEXT["en"].items() if k.startswith("notes_")}
+    assert len(notes) >= 8 and all(chinese_share(v) == 0 for v in notes.values())

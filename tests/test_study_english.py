@@ -97,6 +97,20 @@ def test_english_feedback_quotes_the_english_with_the_chinese_original(bank, gra
     assert "> " + q.quote in grader.grade(q, "部署").feedback and q.quote_en not in grader.grade(q, "部署").feedback
 
 
+def test_english_feedback_names_key_points_in_english(bank, grader):
+    """'You covered / You missed' name each key point by the card's English of it (a clause by the
+    English clause when both sentences split alike); grading still reads the Chinese key points."""
+    for q in bank:
+        if q.kind in ("recall", "scenario"):
+            assert len(q.key_points_en) == len(q.key_points) and all(q.key_points_en), q.id
+            assert all(chinese_share(q.point(k, "en")) <= MAX_SHARE for k in q.key_points), q.id
+            assert [q.point(k, "zh") for k in q.key_points] == q.key_points
+    sc = next(q for q in bank if q.template == "scenario-tags" and q.chunk_id == "04-08#scenario-sensors")
+    g = grader.grade(sc, "noise", "en")
+    assert g.verdict == "partial" and "You covered: “noise”" in g.feedback
+    assert "You missed: “sensor differences”, “system adaptation”" in g.feedback
+
+
 def test_flashcards_read_english_in_english(tutor):
     cards = build_flashcards(tutor.chunks)
     for f in cards:

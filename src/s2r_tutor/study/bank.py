@@ -66,6 +66,8 @@ class Question(BaseModel):
     chunk_id: str
     section: str = Field(description="heading path of the cited section")
     key_points: list[str] = Field(default_factory=list, description="what a free-text answer should cover")
+    key_points_en: list[str] = Field(default_factory=list, description="each key point as English feedback names "
+                                     "it ('' when the card has no English for it); grading stays on key_points")
     quote: str = Field(description="the supporting passage: an exact span of the chunk text")
     quote_en: str = Field("", description="the quote's aligned English ('' when the card has none)")
     section_en: str = Field("", description="the cited section's English heading path ('' when none)")
@@ -77,6 +79,14 @@ class Question(BaseModel):
 
     def explain(self, language: str = "zh") -> str:
         return self.explanation_en if check_language(language) == "en" and self.explanation_en else self.explanation
+
+    def point(self, key_point: str, language: str = "zh") -> str:
+        """A key point as feedback names it: its English in English where the card has one."""
+        if check_language(language) == "en" and key_point in self.key_points:
+            i = self.key_points.index(key_point)
+            if i < len(self.key_points_en) and self.key_points_en[i]:
+                return self.key_points_en[i]
+        return key_point
 
     def options(self, language: str = "zh") -> list[str]:
         """The choices as shown: a true/false question reads True / False in English (same order)."""
@@ -275,6 +285,7 @@ def _scenarios(card: _Card, c: Chunk) -> list[Question]:
                        answer, sc.arrow_line,
                        choices=(opts := _shuffled(answer, [p.split("，")[0] for p in pool], sc.speech) if pool else []),
                        choices_en=[tags_en.get(o, "") for o in opts],
+                       key_points_en=(tags_en[answer].split(" / ") if answer in tags_en else []),
                        accept=[sc.arrow_line], key_points=sc.tags, explanation=expl))
     return out
 
@@ -592,6 +603,10 @@ def generate_bank(chunks: list[Chunk]) -> list[Question]:
                         # a term asked for is shown to English readers by its English name
                         if en := english.get(q.answer) or card.english(q.answer):
                             q = q.model_copy(update={"answer_en": en, "accept": list(dict.fromkeys([*q.accept, en]))})
+                    if english and q.key_points and not q.key_points_en:
+                        q = q.model_copy(update={"key_points_en": [
+                            k if not _CJK.search(k) else english.of(k) or card.english(k) or english.part(k) or ""
+                            for k in q.key_points]})
                     if english:
                         q = q.model_copy(update={"quote_en": english.quote(q.chunk_id, q.quote) or "",
                                                  "section_en": english.section(q.section) or ""})

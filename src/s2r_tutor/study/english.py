@@ -80,6 +80,26 @@ class CardEnglish:
                 return quote_english(c, text)
         return None
 
+    def part(self, text: str) -> str | None:
+        """The English of a clause of a card sentence (a recall key point such as '传感器会有噪声'):
+        the matching clause of the English sentence when both split into as many clauses at their
+        commas and semicolons, else the whole English sentence it is part of; None outside the card."""
+        text = (text or "").strip()
+        if not text:
+            return None
+        if whole := self.of(text):
+            return whole
+        for c in self.chunks:
+            for zh, en in zip(sentences(c.text), c.sentences_en):
+                if text not in zh:
+                    continue
+                zparts = [p.strip() for p in re.split(r"[，；。！？]", zh) if p.strip()]
+                eparts = [p.strip() for p in re.split(r"[,;.!?](?=\s|$)", en) if p.strip()]
+                if len(zparts) == len(eparts) and text in zparts:
+                    return eparts[zparts.index(text)]
+                return en
+        return None
+
     def section(self, section: str) -> str | None:
         """The English heading path of a section ('' -> None)."""
         for c in self.chunks:

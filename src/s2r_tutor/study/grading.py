@@ -231,8 +231,10 @@ def feedback(q: Question, verdict: str, matched: list[str], missed: list[str], l
     zh = lang == "zh"
     lines = [f"**{_VERDICT[lang][verdict]}**"]
 
-    def points(items: list[str]) -> str:  # card text: 「…」 in Chinese, “…” in English
-        return "、".join(f"「{m}」" for m in items) if zh else ", ".join(f"“{m}”" for m in items)
+    def points(items: list[str]) -> str:  # card text: 「…」 in Chinese, “…” in English (its English where known)
+        if zh:
+            return "、".join(f"「{m}」" for m in items)
+        return ", ".join(f"“{m}”" for m in dict.fromkeys(q.point(m, lang) for m in items))
 
     if by_points:
         if matched:

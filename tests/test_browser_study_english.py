@@ -94,3 +94,23 @@ def test_quiz_questions_and_notes_tab_in_english(browser, base_url, study_settin
         assert page.locator("#study-quiz-lang input[value=zh]").is_checked()
     finally:
         context.close()
+
+
+def test_a_page_opened_with_lang_en_starts_the_study_tabs_in_english(browser, base_url, study_settings, tutor):
+    """`/?lang=en` (as the widget's `?lang=en`): the three tabs open in English without a click."""
+    english = {q.question_en for q in generate_bank(tutor.chunks)}
+    context = browser.new_context(viewport={"width": 1200, "height": 1100}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        token = issue_token(study_settings, "browser-en8-url", 3600)
+        page.goto(f"{base_url}/?lang=en&reader_token={token}", wait_until="load")
+        page.get_by_role("tab", name="笔记 Notes").click()
+        page.locator("#study-notes-save").get_by_text("Save note", exact=True).wait_for()
+        assert page.locator("#study-notes-lang input[value=en]").is_checked()
+        page.get_by_role("tab", name="测验 Quiz").click()
+        page.locator("#study-quiz-status").get_by_text("answered").wait_for()
+        text = page.locator("#study-quiz-question").inner_text()
+        assert text.split("\n")[0].strip() in english and chinese_share(text) <= 0.25, text
+    finally:
+        context.close()

@@ -2,8 +2,9 @@
 them to the caller's current `gr.Blocks` (the chat in web/chat.py). The reader comes from
 `web/identity.py`: a signed `?reader_token=` on the page, else the browser's own anonymous id (never
 an unsigned `?reader=`, never a shared 'default'). A language choice
-(中文 / English, mirrored on the Quiz and Flashcards tabs) switches prompts, options, feedback and
-labels; the card's own text stays Chinese."""
+(中文 / English, mirrored on the Quiz, Flashcards and Notes tabs; `/?lang=en` starts in English)
+switches prompts, options, feedback and labels; card text is shown in the card's aligned English
+where it has one (study/english.py), and a reader's notes are always shown as written."""
 
 from __future__ import annotations
 
@@ -100,8 +101,10 @@ def _notes_md(study: Study, reader: Reader, lang: str = DEFAULT_LANGUAGE) -> str
 
 
 def build_study_tabs(tutor, settings: Settings | None = None, study: Study | None = None,
-                     readers: Readers | None = None) -> Study:
-    """Create the Quiz, Flashcards and Notes tabs inside the current gr.Blocks context."""
+                     readers: Readers | None = None, page: gr.Blocks | None = None) -> Study:
+    """Create the Quiz, Flashcards and Notes tabs inside the current gr.Blocks context. With `page`
+    (that Blocks), a page opened as `/?lang=en` starts the three tabs in English, as the widget's
+    `?lang=en` does; any other page starts in Chinese."""
     settings = settings or tutor.settings
     readers = readers or Readers(settings)
     exports = ExportFolder(keep=settings.notes_exports_kept, ttl_s=settings.notes_export_ttl_s)
@@ -262,6 +265,19 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                  section, starter, note, save, export, notes_md]
     for radio in (quiz_lang, cards_lang, notes_lang):  # .input: a user's choice only, so mirroring cannot loop
         radio.input(switch_language, inputs=[radio, current, choices, section], outputs=lang_outs)
+
+    if page is not None:
+        def open_in_language(picked_section, request: gr.Request):
+            try:
+                asked = str(dict(getattr(request, "query_params", None) or {}).get("lang", ""))
+            except Exception:  # noqa: BLE001 - a request without query parameters (tests, odd clients)
+                asked = ""
+            if asked != "en":
+                return tuple(gr.update() for _ in lang_outs)
+            return switch_language("en", None, None, picked_section, request)
+
+        page.load(open_in_language, inputs=[section], outputs=lang_outs, show_progress="hidden",
+                  concurrency_limit=None, api_visibility="private")
     return study
 
 

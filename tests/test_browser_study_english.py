@@ -51,6 +51,9 @@ def test_quiz_questions_and_notes_tab_in_english(browser, base_url, study_settin
         page.locator("#study-quiz-lang label", has_text="English").click()
         question = page.locator("#study-quiz-question")
         page.locator("#study-quiz-status").get_by_text("answered").wait_for()
+        page.locator("#study-quiz-submit").get_by_text("Submit", exact=True).wait_for()  # the tab's own words too
+        assert page.locator("#study-quiz-next").inner_text().strip() == "Next question"
+        assert page.locator("#study-quiz-answer textarea").get_attribute("placeholder").startswith("English or")
         for _ in range(4):  # each question on screen is the bank's English wording, in English
             text = question.inner_text()
             shown = text.split("\n")[0].strip()

@@ -34,7 +34,11 @@ TEXT = {
            "notes_section": "章节 Section", "notes_starter": "引导问题 Starter (from 我的笔记)", "notes_note": "笔记 Note",
            "notes_placeholder": "用自己的话写下你的判断（中文或英文均可）", "notes_save": "保存笔记 Save note",
            "notes_export": "导出 Markdown Export", "notes_none": "_读者 `{reader}` 还没有笔记。_",
-           "notes_export_failed": "⚠ 导出失败 export failed: {why}"},
+           "notes_export_failed": "⚠ 导出失败 export failed: {why}",
+           # the Quiz tab's fields and buttons
+           "quiz_options": "选项 Options", "quiz_answer": "你的回答 Your answer",
+           "quiz_placeholder": "中文或英文均可；选择题可填字母。Chinese or English; a letter for options.",
+           "quiz_submit": "提交 Submit", "quiz_next": "下一题 Next question"},
     "en": {"source": "Source",
            "status": "Reader `{reader}` · {answered} answered: ✓ {correct} · ◐ {partial} · ✗ {wrong} "
                      "(missed questions first)",
@@ -44,7 +48,10 @@ TEXT = {
            "notes_section": "Section", "notes_starter": "Starter question (from My notes)", "notes_note": "Note",
            "notes_placeholder": "Write down your own judgement, in your own words",
            "notes_save": "Save note", "notes_export": "Export Markdown", "notes_none": "_Reader `{reader}` has no notes yet._",
-           "notes_export_failed": "⚠ Export failed: {why}"},
+           "notes_export_failed": "⚠ Export failed: {why}",
+           "quiz_options": "Options", "quiz_answer": "Your answer",
+           "quiz_placeholder": "English or Chinese; a letter for options.",
+           "quiz_submit": "Submit", "quiz_next": "Next question"},
 }
 
 
@@ -123,12 +130,13 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                              elem_id="study-quiz-lang")
         status = gr.Markdown(elem_id="study-quiz-status")
         question_md = gr.Markdown("点击「下一题」开始。Press *Next question* to start.", elem_id="study-quiz-question")
-        choices = gr.Radio(choices=[], label="选项 Options", visible=False, elem_id="study-quiz-choices")
-        reply = gr.Textbox(label="你的回答 Your answer", lines=2, elem_id="study-quiz-answer",
-                           placeholder="中文或英文均可；选择题可填字母。Chinese or English; a letter for options.")
+        t = TEXT[DEFAULT_LANGUAGE]
+        choices = gr.Radio(choices=[], label=t["quiz_options"], visible=False, elem_id="study-quiz-choices")
+        reply = gr.Textbox(label=t["quiz_answer"], lines=2, elem_id="study-quiz-answer",
+                           placeholder=t["quiz_placeholder"])
         with gr.Row():
-            submit = gr.Button("提交 Submit", variant="primary", elem_id="study-quiz-submit")
-            nxt = gr.Button("下一题 Next question", elem_id="study-quiz-next")
+            submit = gr.Button(t["quiz_submit"], variant="primary", elem_id="study-quiz-submit")
+            nxt = gr.Button(t["quiz_next"], elem_id="study-quiz-next")
         feedback_md = gr.Markdown(elem_id="study-quiz-feedback")
         current = gr.State(None)
         asked = gr.State([])  # ids asked in this sitting: 'next' moves on even past a missed one
@@ -238,7 +246,7 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
         lang = _lang(lang)
         t = TEXT[lang]
         q = study.by_id.get(qid) if qid else None
-        question, opts, info = gr.update(), gr.update(), gr.update()
+        question, opts, info = gr.update(), gr.update(label=t["quiz_options"]), gr.update()
         reader = None
         try:
             reader = readers.page(request)
@@ -248,7 +256,8 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
             labels = option_labels(q, lang)
             picked = choice.split(". ", 1)[0] if choice else None
             question = _question_md(q, lang)
-            opts = gr.update(choices=labels, value=next((o for o in labels if o.split(". ", 1)[0] == picked), None))
+            opts = gr.update(choices=labels, value=next((o for o in labels if o.split(". ", 1)[0] == picked), None),
+                             label=t["quiz_options"])
             if reader is not None:
                 try:
                     info = status_line(reader, lang)
@@ -259,10 +268,12 @@ def build_study_tabs(tutor, settings: Settings | None = None, study: Study | Non
                 gr.update(label=t["notes_section"], choices=section_choices(lang), value=picked_section),
                 gr.update(label=t["notes_starter"], choices=starters_by_lang[lang], value=None),
                 gr.update(label=t["notes_note"], placeholder=t["notes_placeholder"]),
-                gr.update(value=t["notes_save"]), gr.update(value=t["notes_export"]), notes)
+                gr.update(value=t["notes_save"]), gr.update(value=t["notes_export"]), notes,
+                gr.update(label=t["quiz_answer"], placeholder=t["quiz_placeholder"]),
+                gr.update(value=t["quiz_submit"]), gr.update(value=t["quiz_next"]))
 
     lang_outs = [quiz_lang, cards_lang, notes_lang, question_md, choices, status, cards_md,
-                 section, starter, note, save, export, notes_md]
+                 section, starter, note, save, export, notes_md, reply, submit, nxt]
     for radio in (quiz_lang, cards_lang, notes_lang):  # .input: a user's choice only, so mirroring cannot loop
         radio.input(switch_language, inputs=[radio, current, choices, section], outputs=lang_outs)
 

@@ -77,7 +77,8 @@ class CardEnglish:
             # the span must begin at a sentence and end at one (a trailing ' →' of a link item aside)
             tail = c.text[end:].split("\n", 1)[0].strip()
             if start in starts and (end in ends or (tail in ("→", "") and any(a < end <= b for a, b in spans))):
-                return quote_english(c, text)
+                english = quote_english(c, text)
+                return english.rstrip(" →") if english and tail == "→" else english
         return None
 
     def part(self, text: str) -> str | None:

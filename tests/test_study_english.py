@@ -39,6 +39,8 @@ def test_every_quiz_item_reads_english_in_english(bank):
     assert not over
     # none of them quotes Chinese at all today (the card's four glossed terms included)
     assert sum(bool(_CJK.search(" ".join([q.prompt("en"), *q.options("en")]))) for q in bank) == 0
+    # the explanations English feedback shows are the card's English as well
+    assert not [q.template for q in bank if _CJK.search(q.explain("en"))]
     # an option is the English of exactly the option's text ('04-04 What is a robot body? Done', no link arrow)
     assert not [o for q in bank for o in q.options("en") if o.endswith("→")]
 

@@ -145,8 +145,15 @@ def _q(text: str) -> str:
     return f"“{_ENGLISH.get().get(text, text)}”"
 
 
-def _q_list(items: list[str]) -> str:
-    return ", ".join(_q(i) for i in items)
+def _q_list(items: list[str], card: "_Card | None" = None) -> str:
+    """Key points or list items inside English wording: each by the card's English of it (a term by
+    its English name, a clause by its English clause or sentence, study/english.py), each English
+    shown once; the Chinese, quoted, where there is none."""
+    english = _ENGLISH.get()
+    part = english.part if isinstance(english, CardEnglish) else (lambda _: None)
+    name = (lambda i: card.english(i) if _CJK.search(i) else None) if card is not None else (lambda _: None)
+    shown = [english.get(i) or name(i) or part(i) or i for i in items]
+    return ", ".join(f"“{e}”" for e in dict.fromkeys(shown))
 
 
 def _shuffled(correct: str, distractors: list[str], seed: str, k: int = 3) -> list[str]:
@@ -409,6 +416,9 @@ def _heading_recall(card: _Card, c: Chunk) -> list[Question]:
         for sent in sents:  # 'X 不是 A，而是 B' contributes its claim 'X 是 B', never the negated part
             m = _NOT_BUT.match(sent)
             kps += [m.group("y").strip()] if m else _clauses(sent)
+            english = _ENGLISH.get()
+            if m and isinstance(english, CardEnglish) and (me := _NOT_BUT_EN.match(english.get(sent) or "")):
+                english.learn(m.group("y").strip(), me.group("y").strip())  # the claim's English: 'but B' -> B
         for lst in st.lists:
             if not _is_prompt_list(lst):
                 kps += [S.strip_enum(i) for i in lst.items]
@@ -423,7 +433,7 @@ def _heading_recall(card: _Card, c: Chunk) -> list[Question]:
     return [_mk("recall", "heading-recall", c, (f"请用自己的话回答：{h}", f"Answer in your own words: {card.en(h)}"),
                 "；".join(kps), quote, key_points=kps,
                 explanation=(f"要点见「{h}」：" + "；".join(kps) + "。",
-                             f"The key points under {card.en(h)}: {_q_list(kps)}."))]
+                             f"The key points under {card.en(h)}: {_q_list(kps, card)}."))]
 
 
 _NOT_BUT = re.compile(r"^(?P<subj>[^，；。]*?\S)\s*不是(?P<x>[^，；。]+?)，\s*而是(?P<y>[^；。]+)[。！]?$")

@@ -48,6 +48,11 @@ class CardEnglish:
                 out.setdefault(zh.strip(), en.strip())
         return out
 
+    def learn(self, zh: str, en: str) -> None:
+        """Record the English of a part of a card sentence that a template found in both (the B of
+        'X 不是 A，而是 B' and of 'X is not A, but B'); what the alignment gives is never replaced."""
+        self.map.setdefault(zh, en)
+
     def __bool__(self) -> bool:
         return bool(self.map)
 
@@ -84,7 +89,8 @@ class CardEnglish:
     def part(self, text: str) -> str | None:
         """The English of a clause of a card sentence (a recall key point such as '传感器会有噪声'):
         the matching clause of the English sentence when both split into as many clauses at their
-        commas and semicolons, else the whole English sentence it is part of; None outside the card."""
+        commas and semicolons, else the whole English sentence it is a clause of; None for anything
+        that is not a whole clause of a card sentence."""
         text = (text or "").strip()
         if not text:
             return None
@@ -96,9 +102,9 @@ class CardEnglish:
                     continue
                 zparts = [p.strip() for p in re.split(r"[，；。！？]", zh) if p.strip()]
                 eparts = [p.strip() for p in re.split(r"[,;.!?](?=\s|$)", en) if p.strip()]
-                if len(zparts) == len(eparts) and text in zparts:
-                    return eparts[zparts.index(text)]
-                return en
+                if text not in zparts:  # a word inside a clause ('域随机化') is not a clause of it
+                    continue
+                return eparts[zparts.index(text)] if len(zparts) == len(eparts) else en
         return None
 
     def section(self, section: str) -> str | None:

@@ -43,6 +43,18 @@ def tutor(settings) -> Tutor:
     return Tutor.load(settings, embedder=embedder, progress=False)
 
 
+
+@pytest.fixture(scope="module")
+def base_url(settings, tutor, tmp_path_factory):
+    """The whole web app (API, chat, guards) served on loopback, with its own feedback and study
+    files so that one module's votes and notes never reach another's."""
+    from s2r_tutor.web.server import build_app, running
+
+    var = tmp_path_factory.mktemp("var")
+    web = settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
+    with running(build_app(web, tutor)) as url:
+        yield url
+
 # --- headless Chromium (Debian's package; Playwright never downloads a browser) -------------------
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags Chromium keeps trying to reach Google's hosts on this

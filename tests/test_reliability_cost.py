@@ -69,13 +69,6 @@ def spied(tutor):
     return Tutor(tutor.settings, spy, tutor.index), spy
 
 
-@pytest.fixture(scope="module")
-def base_url(settings, tutor, tmp_path_factory):
-    var = tmp_path_factory.mktemp("var")
-    web = settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
-    with running(build_app(web, tutor)) as url:
-        yield url
-
 
 # --------------------------------------------------------------------------- finding 2: cost bounds
 

@@ -12,18 +12,10 @@ import httpx
 import pytest
 
 from reliability_support import gradio_event as completed
-from s2r_tutor.web.server import build_app, running
 
 GARBAGE = [None, "x", 12345, {"k": "v"}]
 OUR_FRAME = re.compile(r'File "[^"]*[/\\]s2r_tutor[/\\][^"]*"')
 
-
-@pytest.fixture(scope="module")
-def base_url(settings, tutor, tmp_path_factory):
-    var = tmp_path_factory.mktemp("var")
-    web = settings.model_copy(update={"feedback_file": var / "feedback.jsonl", "study_db": var / "study.sqlite3"})
-    with running(build_app(web, tutor)) as url:
-        yield url
 
 
 def test_crafted_event_values_never_crash_our_handlers(base_url, capfd):

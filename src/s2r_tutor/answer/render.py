@@ -3,9 +3,10 @@ source list, and suggested next questions."""
 
 from __future__ import annotations
 
+from ..i18n import ui
 from ..models import Answer, Citation
 
-_HEAD = {"zh": ("来源", "接下来可以问"), "en": ("Sources", "You could ask next")}
+_HEAD = {"zh": (ui("zh", "sources"), "接下来可以问"), "en": (ui("en", "sources"), "You could ask next")}
 
 
 def _one_line(text: str, width: int = 90) -> str:
@@ -18,7 +19,7 @@ def _source_row(c: Citation, language: str) -> str:
     Chinese original under it (the quote is always the card's exact Chinese span)."""
     row = f"[{c.marker}] {c.section} ({c.chunk_id}, {c.source})"
     if language == "en" and c.quote_en:
-        return f"{row}\n    “{_one_line(c.quote_en)}”\n    Chinese original: “{_one_line(c.quote)}”"
+        return f"{row}\n    “{_one_line(c.quote_en)}”\n    {ui('en', 'original')}“{_one_line(c.quote)}”"
     return f"{row}\n    “{_one_line(c.quote)}”"
 
 

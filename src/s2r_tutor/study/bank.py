@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 from ..models import Chunk
 from ..text import normalize
 from . import structure as S
+from .english import CardEnglish, blank_term, term_in_english
 from .terms import TermForms, forms_of, glossary_terms, term_for
 
 Kind = Literal["term", "choice", "truefalse", "scenario", "recall"]
@@ -56,6 +57,8 @@ class Question(BaseModel):
     question_en: str = Field("", description="the prompt in English; quoted card text is the card's aligned "
                              "English where the card has an English rendering, else stays Chinese")
     answer: str = Field(description="the expected answer; for truefalse '对' or '错'")
+    answer_en: str = Field("", description="the expected answer as English wording shows it (a cloze's blank "
+                           "in the card's English sentence); graded like `answer`, which stays accepted")
     accept: list[str] = Field(default_factory=list, description="other spellings graded as correct")
     choices: list[str] = Field(default_factory=list, description="options, for choice/scenario/truefalse")
     choices_en: list[str] = Field(default_factory=list, description="each option's aligned English ('' when "
@@ -63,7 +66,11 @@ class Question(BaseModel):
     chunk_id: str
     section: str = Field(description="heading path of the cited section")
     key_points: list[str] = Field(default_factory=list, description="what a free-text answer should cover")
+    key_points_en: list[str] = Field(default_factory=list, description="each key point as English feedback names "
+                                     "it ('' when the card has no English for it); grading stays on key_points")
     quote: str = Field(description="the supporting passage: an exact span of the chunk text")
+    quote_en: str = Field("", description="the quote's aligned English ('' when the card has none)")
+    section_en: str = Field("", description="the cited section's English heading path ('' when none)")
     explanation: str = ""
     explanation_en: str = Field("", description="the explanation in English; quoted card text stays Chinese")
 
@@ -72,6 +79,14 @@ class Question(BaseModel):
 
     def explain(self, language: str = "zh") -> str:
         return self.explanation_en if check_language(language) == "en" and self.explanation_en else self.explanation
+
+    def point(self, key_point: str, language: str = "zh") -> str:
+        """A key point as feedback names it: its English in English where the card has one."""
+        if check_language(language) == "en" and key_point in self.key_points:
+            i = self.key_points.index(key_point)
+            if i < len(self.key_points_en) and self.key_points_en[i]:
+                return self.key_points_en[i]
+        return key_point
 
     def options(self, language: str = "zh") -> list[str]:
         """The choices as shown: a true/false question reads True / False in English (same order)."""
@@ -82,6 +97,8 @@ class Question(BaseModel):
         its aligned English when there is one (the card's .en.md), else as it is."""
         if self.kind == "truefalse" and check_language(language) == "en":
             return TRUTH_EN.get(value, value)
+        if check_language(language) == "en" and value == self.answer and self.answer_en:
+            return self.answer_en
         if check_language(language) == "en" and value in self.choices:
             i = self.choices.index(value)
             if i < len(self.choices_en) and self.choices_en[i]:
@@ -118,37 +135,8 @@ def _mk(kind: str, template: str, chunk: Chunk, question: Wording, answer: str, 
                     explanation_en=explanation[1], **kw)
 
 
-# Card sentence (and list item without its numbering) -> its aligned English, while a bank is built.
-_ENGLISH: ContextVar[dict[str, str]] = ContextVar("s2r_bank_english", default={})
-
-
-def _english_map(chunks: list[Chunk]) -> dict[str, str]:
-    from ..retrieval.alignment import has_english
-    from ..text import sentences
-
-    out: dict[str, str] = {}
-    for c in chunks:
-        if not has_english(c):
-            continue
-        for zh, en in zip(sentences(c.text), c.sentences_en):
-            out.setdefault(zh, en)
-            bare_zh, bare_en = _NUMBERED.sub("", zh), _NUMBERED.sub("", en)
-            if bare_zh != zh and bare_en != en:
-                out.setdefault(bare_zh, bare_en)
-            # 'Label：text' items are asked about by their text ('示例：“…”', '客户：“…”', '仿真环境：…')
-            if zh.count("：") == 1 and en.count(": ") == 1:
-                (lz, tz), (le, te) = zh.split("："), en.split(": ")
-                out.setdefault(tz, te)
-                out.setdefault(lz, le)
-                mz, me = re.match(r"“(.+)”$", tz), re.match(r"“(.+)”$", te)
-                if mz and me:
-                    out.setdefault(mz.group(1), me.group(1))
-        for zh, en in zip(c.section.split(" > "), c.section_en.split(" > ")):  # headings name sections
-            out.setdefault(zh.strip(), en.strip())
-    return out
-
-
-_NUMBERED = re.compile(r"^\d+\s*[·.、]?\s*")
+# Card text -> its aligned English (study/english.py), while a bank is built.
+_ENGLISH: ContextVar[CardEnglish | dict[str, str]] = ContextVar("s2r_bank_english", default={})
 
 
 def _q(text: str) -> str:
@@ -157,8 +145,15 @@ def _q(text: str) -> str:
     return f"“{_ENGLISH.get().get(text, text)}”"
 
 
-def _q_list(items: list[str]) -> str:
-    return ", ".join(_q(i) for i in items)
+def _q_list(items: list[str], card: "_Card | None" = None) -> str:
+    """Key points or list items inside English wording: each by the card's English of it (a term by
+    its English name, a clause by its English clause or sentence, study/english.py), each English
+    shown once; the Chinese, quoted, where there is none."""
+    english = _ENGLISH.get()
+    part = english.part if isinstance(english, CardEnglish) else (lambda _: None)
+    name = (lambda i: card.english(i) if _CJK.search(i) else None) if card is not None else (lambda _: None)
+    shown = [english.get(i) or name(i) or part(i) or i for i in items]
+    return ", ".join(f"“{e}”" for e in dict.fromkeys(shown))
 
 
 def _shuffled(correct: str, distractors: list[str], seed: str, k: int = 3) -> list[str]:
@@ -272,7 +267,7 @@ def _examples(card: _Card, c: Chunk) -> list[Question]:
                            FALSE, ex, choices=[TRUE, FALSE],
                            explanation=(f"错。{explanation[0]}“{swap[2]}”是「{swap[1][0]}」的示例。",
                                         f"False. {explanation[1]} {_q(swap[2])} is the example for "
-                                        f"{card.en(swap[1][0])}.")))
+                                        f"{card.en(swap[1][0], keep_zh=False)}.")))
     return out
 
 
@@ -284,16 +279,39 @@ def _rotate(items: list) -> list:
 def _scenarios(card: _Card, c: Chunk) -> list[Question]:
     out = []
     pool = [s.arrow_line for o in card.chunks if o.chunk_id != c.chunk_id for s in card.st[o.chunk_id].scenarios]
+    tags_en = _scenario_tags_english(card)
     for sc in card.st[c.chunk_id].scenarios:
         answer = " / ".join(sc.tags)
-        expl = (f"卡片把这个场景对应到：{sc.arrow_line}", f"The card links this scenario to: {_q(sc.arrow_line)}")
+        arrow_en = _ENGLISH.get().get(f"→ {sc.arrow_line}")
+        expl = (f"卡片把这个场景对应到：{sc.arrow_line}",
+                "The card links this scenario to: " + (f"“{arrow_en.lstrip('→ ')}”" if arrow_en else _q(sc.arrow_line)))
         out.append(_mk("scenario", "scenario-tags", c,
                        (f"{sc.speaker}说：“{sc.speech}” —— 应该联想到哪些因素？（可选一项，或用自己的话列出）",
                         f"{card.en(sc.speaker, keep_zh=False)} says: {_q(sc.speech)} — which factors should this "
                         "bring to mind? (pick an option, or list them in your own words)"),
                        answer, sc.arrow_line,
-                       choices=_shuffled(answer, [p.split("，")[0] for p in pool], sc.speech) if pool else [],
+                       choices=(opts := _shuffled(answer, [p.split("，")[0] for p in pool], sc.speech) if pool else []),
+                       choices_en=[tags_en.get(o, "") for o in opts],
+                       key_points_en=(tags_en[answer].split(" / ") if answer in tags_en else []),
                        accept=[sc.arrow_line], key_points=sc.tags, explanation=expl))
+    return out
+
+
+def _scenario_tags_english(card: _Card) -> dict[str, str]:
+    """Every scenario's tags as an option shows them ('模型误差 / 本体 / 控制 / Sim2Real') -> the same
+    tags in the card's English of the arrow line, when it lists as many."""
+    out: dict[str, str] = {}
+    english = _ENGLISH.get()
+    for c in card.chunks:
+        for sc in card.st[c.chunk_id].scenarios:
+            en = english.get(f"→ {sc.arrow_line}") or english.get(sc.arrow_line)
+            if not en:
+                continue
+            tags_text = re.split(r"[:：]\s", en.lstrip("→ ").strip(), maxsplit=1)[0]
+            tags = [t.strip() for t in re.split(r"\s*/\s*", tags_text) if t.strip()]
+            if len(tags) == len(sc.tags):
+                out[" / ".join(sc.tags)] = " / ".join(tags)
+                out.setdefault(sc.arrow_line.split("，")[0], " / ".join(tags))
     return out
 
 
@@ -398,6 +416,9 @@ def _heading_recall(card: _Card, c: Chunk) -> list[Question]:
         for sent in sents:  # 'X 不是 A，而是 B' contributes its claim 'X 是 B', never the negated part
             m = _NOT_BUT.match(sent)
             kps += [m.group("y").strip()] if m else _clauses(sent)
+            english = _ENGLISH.get()
+            if m and isinstance(english, CardEnglish) and (me := _NOT_BUT_EN.match(english.get(sent) or "")):
+                english.learn(m.group("y").strip(), me.group("y").strip())  # the claim's English: 'but B' -> B
         for lst in st.lists:
             if not _is_prompt_list(lst):
                 kps += [S.strip_enum(i) for i in lst.items]
@@ -412,7 +433,7 @@ def _heading_recall(card: _Card, c: Chunk) -> list[Question]:
     return [_mk("recall", "heading-recall", c, (f"请用自己的话回答：{h}", f"Answer in your own words: {card.en(h)}"),
                 "；".join(kps), quote, key_points=kps,
                 explanation=(f"要点见「{h}」：" + "；".join(kps) + "。",
-                             f"The key points under {card.en(h)}: {_q_list(kps)}."))]
+                             f"The key points under {card.en(h)}: {_q_list(kps, card)}."))]
 
 
 _NOT_BUT = re.compile(r"^(?P<subj>[^，；。]*?\S)\s*不是(?P<x>[^，；。]+?)，\s*而是(?P<y>[^；。]+)[。！]?$")
@@ -433,9 +454,14 @@ def _probes(card: _Card, c: Chunk) -> list[Question]:
             subj = m.group("subj")
             false = f"{subj}是{m.group('x').strip()}。"
             true = f"{subj}是{m.group('y').strip()}。"
-            for tpl, stmt, verdict in (("not-but-false", false, FALSE), ("not-but-true", true, TRUE)):
+            # the English statements come from the card's English of the same sentence ('X is not A,
+            # but B'), so English wording never quotes a Chinese statement built here
+            en = _not_but_english(_ENGLISH.get().get(sent) or "")
+            for tpl, stmt, stmt_en, verdict in (("not-but-false", false, en and en[0], FALSE),
+                                                ("not-but-true", true, en and en[1], TRUE)):
                 out.append(_mk("truefalse", tpl, c,
-                               (f"判断对错（「{h}」）：{stmt}", f"True or false (under {card.en(h)}): {_q(stmt)}"),
+                               (f"判断对错（「{h}」）：{stmt}",
+                                f"True or false (under {card.en(h)}): " + (f"“{_inner(stmt_en)}”" if stmt_en else _q(stmt))),
                                verdict, sent, choices=[TRUE, FALSE], explanation=says(verdict, sent)))
         for m in _NEQ.finditer(sent):
             a, b = _CONJ.sub("", m.group(1)), m.group(2)
@@ -456,11 +482,37 @@ def _probes(card: _Card, c: Chunk) -> list[Question]:
         if verdict:
             stmt = re.sub(r"吗\s*[？?]$", "", h).strip() + "。"
             more = st.paragraphs[1] if len(st.paragraphs) > 1 else ""
-            out.append(_mk("truefalse", "yes-no-heading", c, (f"判断对错：{stmt}", f"True or false: {_q(stmt)}"),
+            # English: the card's own English heading, asked as 'does the card answer yes?' (the same
+            # truth value as the Chinese statement), rather than a Chinese statement quoted
+            stmt_en = (f"True or false: to the question {_q(h)}, the card answers “yes”." if h in _ENGLISH.get()
+                       else f"True or false: {_q(stmt)}")
+            out.append(_mk("truefalse", "yes-no-heading", c, (f"判断对错：{stmt}", stmt_en),
                            verdict, first, choices=[TRUE, FALSE],
                            explanation=(f"{verdict}。卡片回答：{first}{more}",
-                                        f"{TRUTH_EN[verdict]}. The card answers: {_q(first + more)}")))
+                                        f"{TRUTH_EN[verdict]}. The card answers: {_q(first)}"
+                                        + (f" {_q(more)}" if more else ""))))
     return out
+
+
+_NOT_BUT_EN = re.compile(r"^(?P<subj>.+?\S)\s+not\s+(?P<x>.+?),\s*but\s+(?P<y>.+?)[.!;]?$")
+
+
+def _inner(text: str) -> str:
+    """Quotes inside a quoted statement become single quotes (“X is ‘A’.”)."""
+    return text.replace("“", "‘").replace("”", "’")
+
+
+def _not_but_english(sentence: str) -> tuple[str, str] | None:
+    """'X is not A, but B.' -> ('X is A.', 'X is B.'); a word B drops that A shares ('is not here to
+    learn…, but to help…') is carried over ('X is here to help…'). None for any other shape."""
+    m = _NOT_BUT_EN.match(sentence.strip())
+    if not m:
+        return None
+    subj, x, y = m.group("subj"), m.group("x").strip(), m.group("y").strip()
+    xw, first = x.split(), y.split()[0] if y.split() else ""
+    if first in xw[1:]:
+        y = " ".join(xw[: xw.index(first)]) + " " + y
+    return f"{subj} {x}.", f"{subj} {y}."
 
 
 # Two names of one term, both blanked: '＿＿＿（＿＿＿）', '＿＿＿——＿＿＿', '＿＿＿ / ＿＿＿'
@@ -494,9 +546,17 @@ def _cloze(card: _Card, c: Chunk) -> list[Question]:
         if shown is None:
             f = max(forms, key=len)
             shown = sent[sent.lower().index(f.lower()):][: len(f)]
-        return [_mk("term", "cloze", c, (f"填空：{blanked}", f"Fill in the blank: {_q(blanked)}"), shown, sent,
-                    id_wording=id_wording,
-                    accept=list(dict.fromkeys(t.forms)), key_points=[shown],
+        # English wording blanks the term in the card's aligned English sentence, so the blank is a
+        # word the English reader sees there ('deploy' for 部署); without one it quotes the Chinese
+        extra = tuple(forms_of(t.zh))
+        sent_en = _ENGLISH.get().get(sent)
+        said = term_in_english(t, sent_en, extra, prefer=shown) if sent_en else None
+        wording_en = f"Fill in the blank: {_q(blanked)}"
+        if said:
+            wording_en = f"Fill in the blank: “{_TWO_BLANKS.sub(BLANK, blank_term(t, sent_en, BLANK, extra))}”"
+        return [_mk("term", "cloze", c, (f"填空：{blanked}", wording_en), shown, sent,
+                    id_wording=id_wording, answer_en=said or "",
+                    accept=list(dict.fromkeys([*t.forms, *([said] if said else [])])), key_points=[shown],
                     explanation=(f"卡片原文：{sent}", f"The card says: {_q(sent)}"))]
     return []
 
@@ -520,6 +580,15 @@ def _source(card: _Card, c: Chunk) -> list[Question]:
                 explanation=(f"出自「{c.section}」。", f"From the section {_q(c.section)}."))]
 
 
+def _choices_en(card: _Card, q: Question) -> list[str]:
+    """Each option's English: what the template gave, else the card's English of that text, else
+    the English name of a heading or term ('系统辨识 System Identification' -> 'System Identification');
+    '' when there is none (the option is shown as it is)."""
+    given = list(q.choices_en) + [""] * (len(q.choices) - len(q.choices_en))
+    english = _ENGLISH.get()
+    return [g or english.get(x) or (card.english(x) if _CJK.search(x) else "") or "" for g, x in zip(given, q.choices)]
+
+
 TEMPLATES = (_examples, _scenarios, _bold_sides, _labelled, _plain_lists, _heading_recall, _probes, _cloze)
 
 
@@ -528,7 +597,7 @@ def generate_bank(chunks: list[Chunk]) -> list[Question]:
     card = _Card(list(chunks))
     bank: list[Question] = []
     seen: set[str] = set()
-    english = _english_map(card.chunks)
+    english = CardEnglish(card.chunks)
     token = _ENGLISH.set(english)
     try:
         for c in card.chunks:
@@ -539,7 +608,18 @@ def generate_bank(chunks: list[Chunk]) -> list[Question]:
                 if q.id not in seen:
                     seen.add(q.id)
                     if q.choices and q.kind != "truefalse":
-                        q = q.model_copy(update={"choices_en": [english.get(x, "") for x in q.choices]})
+                        q = q.model_copy(update={"choices_en": _choices_en(card, q)})
+                    if q.kind == "term" and not q.answer_en and _CJK.search(q.answer):
+                        # a term asked for is shown to English readers by its English name
+                        if en := english.get(q.answer) or card.english(q.answer):
+                            q = q.model_copy(update={"answer_en": en, "accept": list(dict.fromkeys([*q.accept, en]))})
+                    if english and q.key_points and not q.key_points_en:
+                        q = q.model_copy(update={"key_points_en": [
+                            k if not _CJK.search(k) else english.of(k) or card.english(k) or english.part(k) or ""
+                            for k in q.key_points]})
+                    if english:
+                        q = q.model_copy(update={"quote_en": english.quote(q.chunk_id, q.quote) or "",
+                                                 "section_en": english.section(q.section) or ""})
                     bank.append(q)
     finally:
         _ENGLISH.reset(token)

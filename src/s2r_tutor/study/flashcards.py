@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from ..models import Chunk
 from ..text import sentences
 from . import structure as S
+from .english import CardEnglish
 from .terms import TermForms, form_in, glossary_terms
 
 MEMORY_HEADING = re.compile(r"记忆|要点|速记|memory|recap|key points|takeaways", re.I)
@@ -25,6 +26,16 @@ class Flashcard(BaseModel):
     chunk_id: str = Field(description="the section the card links to")
     section: str
     quote: str = Field(description="an exact span of that section's text")
+    front_en: str = Field("", description="the front as an English reader sees it ('' = as `front`): the card's "
+                          "aligned English; a term card shows the English name in front")
+    back_en: str = Field("", description="the back for an English reader ('' = as `back`); a term card: the Chinese")
+    section_en: str = Field("", description="the section's English heading path ('' without one)")
+    quote_en: str = Field("", description="the quote's aligned English ('' without one)")
+
+    def shown(self, field: Literal["front", "back", "section", "quote"], language: str = "zh") -> str:
+        """A side (or the source) as shown in `language`: English where the card has it, else as stored."""
+        zh = getattr(self, field)
+        return (getattr(self, f"{field}_en") or zh) if language == "en" else zh
 
 
 def _fid(*parts: str) -> str:
@@ -99,4 +110,16 @@ def term_cards(chunks: list[Chunk]) -> list[Flashcard]:
 
 
 def build_flashcards(chunks: list[Chunk]) -> list[Flashcard]:
-    return memory_cards(chunks) + term_cards(chunks)
+    english = CardEnglish(chunks)
+    return [_with_english(f, english) for f in memory_cards(chunks) + term_cards(chunks)]
+
+
+def _with_english(f: Flashcard, english: CardEnglish) -> Flashcard:
+    """The card's own English for each side (study/english.py); a term card's sides swap, so the
+    English reader is asked for the Chinese name (a zh ↔ en glossary both ways)."""
+    if f.kind == "term":
+        sides = {"front_en": f.back, "back_en": f.front}
+    else:
+        sides = {"front_en": english.of(f.front) or "", "back_en": english.of(f.back) or ""}
+    return f.model_copy(update={**sides, "section_en": english.section(f.section) or "",
+                                "quote_en": english.quote(f.chunk_id, f.quote) or ""})

@@ -76,6 +76,9 @@ def _choice_index(q: Question, reply: str) -> int | None:
     for i, c in enumerate(q.choices):
         if nr and nr == normalize(c):
             return i
+    for i, c in enumerate(q.choices_en):  # an option typed as the English reader saw it
+        if nr and c and nr == normalize(c):
+            return i
     return None
 
 
@@ -228,8 +231,10 @@ def feedback(q: Question, verdict: str, matched: list[str], missed: list[str], l
     zh = lang == "zh"
     lines = [f"**{_VERDICT[lang][verdict]}**"]
 
-    def points(items: list[str]) -> str:  # card text: 「…」 in Chinese, “…” in English
-        return "、".join(f"「{m}」" for m in items) if zh else ", ".join(f"“{m}”" for m in items)
+    def points(items: list[str]) -> str:  # card text: 「…」 in Chinese, “…” in English (its English where known)
+        if zh:
+            return "、".join(f"「{m}」" for m in items)
+        return ", ".join(f"“{m}”" for m in dict.fromkeys(q.point(m, lang) for m in items))
 
     if by_points:
         if matched:
@@ -245,8 +250,13 @@ def feedback(q: Question, verdict: str, matched: list[str], missed: list[str], l
     explanation = q.explain(lang)
     if explanation and not by_points and q.quote not in explanation:
         lines.append(explanation)
-    lines.append(("出处" if zh else "Source") + f" [{q.chunk_id}] {q.section}")
-    lines.append("> " + q.quote)
+    if zh or not q.quote_en:
+        lines.append(("出处" if zh else "Source") + f" [{q.chunk_id}] {q.section}")
+        lines.append("> " + q.quote)
+    else:  # English with the Chinese original, as the chat's sources show a citation
+        lines.append(f"Source [{q.chunk_id}] {q.section_en or q.section}")
+        lines.append("> " + q.quote_en)
+        lines.append("> " + q.quote)
     return "\n\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from . import structure as S
 from .progress import NoteError, NoteLimitError, StudyStorageError, StudyStore, clean_reader
 
 __all__ = ["NoteError", "NoteLimitError", "export_markdown", "note_starters", "notes_by_section",
-           "notes_for_sections", "resolve_section", "save_note"]
+           "notes_for_sections", "resolve_section", "save_note", "section_name", "starters_in"]
 
 NOTES_HEADING = re.compile(r"笔记|notes?\b|reflection|思考", re.I)
 
@@ -27,6 +27,21 @@ def note_starters(chunks: list[Chunk]) -> list[str]:
         for lst in S.parse(c.text).lists:
             out += [i.strip() for i in lst.items if i.rstrip().endswith(("？", "?"))]
     return list(dict.fromkeys(out))
+
+
+def section_name(chunk: Chunk, language: str = "zh") -> str:
+    """A section's heading path as a reader of `language` reads it (the card's English heading)."""
+    return chunk.section_en if language == "en" and chunk.section_en else chunk.section
+
+
+def starters_in(starters: list[str], chunks: list[Chunk], language: str = "zh") -> list[str]:
+    """The card's note prompts in `language`: in English their aligned English where the card has it."""
+    if language != "en":
+        return list(starters)
+    from .english import CardEnglish
+
+    english = CardEnglish(chunks)
+    return [english.of(s) or s for s in starters]
 
 
 def resolve_section(section: str, chunks: list[Chunk]) -> Chunk:
@@ -80,20 +95,31 @@ def notes_for_sections(settings: Settings, reader: str) -> dict[str, list[str]]:
     return notes_by_section(StudyStore(store), reader)
 
 
-def export_markdown(store: StudyStore, reader: str, chunks: list[Chunk], title: str | None = None) -> str:
+# The export's own words per language; the reader's notes are theirs, never translated.
+EXPORT_TEXT = {
+    "zh": {"title": "# 我的笔记 · {who}", "stamp": "_导出于 {when}，共 {n} 条_", "none": "（还没有笔记）"},
+    "en": {"title": "# My notes · {who}", "stamp": "_Exported {when}, {n} notes_", "none": "(no notes yet)"},
+}
+
+
+def export_markdown(store: StudyStore, reader: str, chunks: list[Chunk], title: str | None = None,
+                    language: str = "zh") -> str:
     """All of a reader's notes as Markdown, grouped by section in card order, each section cited.
     `title` names the reader in the heading (default: the id; the web passes 'anonymous' rather
-    than an anonymous reader's id, which works as a password)."""
+    than an anonymous reader's id, which works as a password). `language` 'en': English headings
+    (a section by its English heading where the card has an English rendering)."""
+    t = EXPORT_TEXT.get(language, EXPORT_TEXT["zh"])
     notes = store.notes(reader)
     order = {c.chunk_id: i for i, c in enumerate(chunks)}
     by_id = {c.chunk_id: c for c in chunks}
-    lines = [f"# 我的笔记 · {title or reader}", "", f"_导出于 {time.strftime('%Y-%m-%d %H:%M')}，共 {len(notes)} 条_", ""]
+    lines = [t["title"].format(who=title or reader), "",
+             t["stamp"].format(when=time.strftime('%Y-%m-%d %H:%M'), n=len(notes)), ""]
     groups: dict[str, list] = {}
     for n in notes:
         groups.setdefault(n.chunk_id, []).append(n)
     for cid in sorted(groups, key=lambda k: (order.get(k, len(order)), k)):
         c = by_id.get(cid)
-        lines.append(f"## {c.section if c else cid}")
+        lines.append(f"## {section_name(c, language) if c else cid}")
         lines.append(f"<sub>[{cid}]" + (f" · {c.source}:{c.line_start}" if c else "") + "</sub>")
         lines.append("")
         for n in groups[cid]:
@@ -102,5 +128,5 @@ def export_markdown(store: StudyStore, reader: str, chunks: list[Chunk], title: 
             lines.append(f"- {body} _({stamp})_")
         lines.append("")
     if not notes:
-        lines.append("（还没有笔记）")
+        lines.append(t["none"])
     return "\n".join(lines).rstrip() + "\n"

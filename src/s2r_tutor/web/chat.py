@@ -233,7 +233,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
                     send = gr.Button("发送", variant="primary", elem_id="s2r-send", scale=1, min_width=80)
             with gr.Tab("概念卡 Card", id="card") as card:
                 notes_outputs, note_sections = card_tab(runtime.tutor.chunks)
-            study_tabs(runtime)
+            study_tabs(runtime, demo)
         gr.Markdown(FOOTER)
 
         show_notes = card_notes(runtime, note_sections, readers)
@@ -314,11 +314,12 @@ def card_notes(runtime: Runtime, sections: list[list[str]], readers: Readers | N
     return show
 
 
-def study_tabs(runtime: Runtime) -> None:
-    """The study mode's tabs (quiz, flashcards, notes) when that package is present."""
+def study_tabs(runtime: Runtime, page: gr.Blocks | None = None) -> None:
+    """The study mode's tabs (quiz, flashcards, notes) when that package is present; `page`: the
+    chat's Blocks, so `/?lang=en` opens them in English."""
     try:
         from ..study.ui import build_study_tabs
     except ImportError as exc:
         log.info("study tabs not shown: %s", exc)
         return
-    build_study_tabs(runtime.tutor, runtime.settings, readers=Readers(runtime.settings))
+    build_study_tabs(runtime.tutor, runtime.settings, readers=Readers(runtime.settings), page=page)

@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 
+from ..i18n import widget_labels_json
 from ..settings import Settings
 from .api import frame_ancestors
 from .cardpage import install_card_page
@@ -37,6 +38,10 @@ def embed_csp(settings: Settings) -> str:
 def install_embed(app: FastAPI, settings: Settings) -> None:
     """The /embed page and its assets. Call before Gradio is mounted at '/'."""
     page = (STATIC / "embed.html").read_text(encoding="utf-8")
+    # the chat's own labels (s2r_tutor/i18n.py) for the widget's script: a JSON data block, which the
+    # CSP's script-src does not apply to since it is never executed (issue 17)
+    labels = f'<script type="application/json" id="s2r-labels">{widget_labels_json()}</script>\n'
+    page = page.replace('<script src="embed/static/embed.js">', labels + '  <script src="embed/static/embed.js">', 1)
     headers = {"Content-Security-Policy": embed_csp(settings), "Cache-Control": "no-cache"}
 
     @app.get("/embed", include_in_schema=False)

@@ -11,14 +11,12 @@ import html
 import re
 from collections.abc import Iterable
 
+from ..i18n import ui
 from ..models import Citation
 
 _MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
-LABELS = {
-    "zh": {"sources": "来源"},
-    "en": {"sources": "Sources"},
-}
+LABELS = {lang: {"sources": ui(lang, "sources")} for lang in ("zh", "en")}  # the one table: s2r_tutor/i18n.py
 
 
 def escape_html(text: str) -> str:
@@ -121,7 +119,7 @@ def sources_markdown(citations: list[Citation], language: str) -> str:
     for c in citations:
         english = getattr(c, "quote_en", None) if language == "en" else None
         if english:  # the aligned English, then the card's own Chinese span it stands for (issue 17)
-            quote = f"{plain_text(english)} (Chinese original: {plain_text(c.quote)})"
+            quote = f"{plain_text(english)} ({ui('en', 'original')}{plain_text(c.quote)})"
         else:
             quote = plain_text(c.quote)
         lines.append(f"{c.marker}. **{plain_text(section_title(c.section))}**：{quote} `{c.chunk_id}`")

@@ -21,6 +21,10 @@
       examples: ["What is Sim2Real?", "How is reinforcement learning different from Sim2Real?", "What is the reality gap?"]
     }
   };
+  // The server's labels (s2r_tutor/i18n.py, the chat's own) when the page carries them (#17); the
+  // table above is the fallback, kept equal to them by tests/test_i18n.py.
+  var given = document.getElementById("s2r-labels");
+  if (given) { try { TEXT = JSON.parse(given.textContent); } catch (e) { /* keep the built-in table */ } }
   var params = new URLSearchParams(window.location.search);
   var lang = params.get("lang") === "en" ? "en" : "zh";
   // The portal's signed reader token (?reader_token=): kept in this page's memory only and sent as

@@ -16,6 +16,7 @@ UI: dict[str, dict[str, str | list[str]]] = {
         "placeholder": "输入关于 Sim2Real 的问题，回车发送", "thinking": "正在查找卡片内容…",
         "sources": "来源", "original": "原文：", "followups": "接着问", "error": "出错了：",
         "network": "无法连接到学习助手。", "clear": "清空对话", "source": "来源",
+        "openCard": "在概念卡中查看",  # a widget source's link to the read-only card page (#15)
         "examples": ["什么是 Sim2Real？", "强化学习和 Sim2Real 有什么区别？", "客户说实验室里走得很好，到工厂就容易摔，怎么解释？"],
     },
     "en": {
@@ -23,6 +24,7 @@ UI: dict[str, dict[str, str | list[str]]] = {
         "placeholder": "Ask about Sim2Real, Enter to send", "thinking": "Looking through the card…",
         "sources": "Sources", "original": "Chinese original: ", "followups": "Follow up", "error": "Error: ",
         "network": "Cannot reach the study assistant.", "clear": "Clear", "source": "Source",
+        "openCard": "Open in card",
         "examples": ["What is Sim2Real?", "How is reinforcement learning different from Sim2Real?",
                      "What is the reality gap?"],
     },

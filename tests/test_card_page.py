@@ -50,6 +50,7 @@ def test_a_cited_quote_is_marked_in_its_section(client, tutor):
     assert "<script" not in page
 
 
+@pytest.mark.reliability("R160")
 def test_unknown_card_is_404_and_unknown_section_is_harmless(client):
     r = client.get("/card/99-99", params={"quote": XSS})
     assert r.status_code == 404 and "onerror" not in r.text and "<img" not in r.text
@@ -59,7 +60,8 @@ def test_unknown_card_is_404_and_unknown_section_is_harmless(client):
     assert 'id="s2r-hl"' not in r.text  # no target section, no quote: nothing to scroll to
 
 
-@pytest.mark.parametrize("quote", [XSS, "</mark><script>alert(1)</script>", "仿真" * (MAX_QUOTE_CHARS + 1),
+@pytest.mark.reliability("R160")
+@pytest.mark.parametrize("quote", [XSS, "</mark><script>alert(1)</script>", "仿" * (MAX_QUOTE_CHARS + 1),
                                    "Sim2Real（Simulation to Reality）<b>x</b>"])
 def test_a_hostile_or_huge_quote_is_never_written_into_the_page(client, quote):
     r = client.get("/card/04-08", params={"section": "summary", "quote": quote})
@@ -69,18 +71,21 @@ def test_a_hostile_or_huge_quote_is_never_written_into_the_page(client, quote):
     assert '<span id="s2r-hl"></span>' in r.text  # the section is still the scroll target
 
 
+@pytest.mark.reliability("R160")
 def test_an_overlong_quote_is_ignored(client):
     r = client.get("/card/04-08", params={"quote": "仿" * 3_000})  # ~27 kB encoded
-    assert r.status_code in (400, 414, 431) or (r.status_code == 200 and marks(r.text) == [])
+    assert r.status_code == 414  # the server's head limit (R162) answers before the page
     r = client.get("/card/04-08", params={"quote": "仿" * 1_500})  # fits the URL, over MAX_QUOTE_CHARS: ignored
     assert r.status_code == 200 and marks(r.text) == []
 
 
+@pytest.mark.reliability("R160")
 def test_the_host_check_applies(base_url):
     r = httpx.get(base_url + "/card/04-08", headers={"Host": "evil.example"})
     assert r.status_code in (400, 421)
 
 
+@pytest.mark.reliability("R160")
 def test_card_markdown_stays_text(tutor):
     """A card whose text carries HTML or a script link renders it as text (the chat's answer_markdown)."""
     chunk = tutor.chunks[0].model_copy(update={"text": f"前言 {XSS} [点我](javascript:alert(1)) <script>x</script>"})

@@ -30,6 +30,30 @@ def live(tutor, settings, tmp_path_factory):
         yield f"http://127.0.0.1:{port}", proc, log, cache
 
 
+
+def _raw_status(port: int, head: bytes) -> int:
+    """Status of a request whose whole head goes out in one send (h11's own limit only bounds a
+    head that arrives in pieces)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head)
+        reply = s.recv(4096)
+    return int(reply.split(b" ", 2)[1])
+
+
+@pytest.mark.parametrize("path", ["/api/search", "/card/04-08", "/gradio_api/queue/data", "/"])
+def test_every_route_limits_its_request_head(live, path):
+    """R162: a 27 kB URL or 20 kB of headers sent in one piece is a 414 / 431 on every route, the
+    app's and Gradio's (before: accepted, and handed to the route whole)."""
+    base, *_ = live
+    port = int(base.rsplit(":", 1)[1])
+    host = b"Host: 127.0.0.1\r\n"
+    long_url = path.encode() + b"?q=" + b"%E4%BB%BF" * 3_000
+    assert _raw_status(port, b"GET " + long_url + b" HTTP/1.1\r\n" + host + b"\r\n") == 414
+    fat = b"".join(b"X-Pad-%d: %s\r\n" % (i, b"y" * 1000) for i in range(20))
+    assert _raw_status(port, b"GET " + path.encode() + b" HTTP/1.1\r\n" + host + fat + b"\r\n") == 431
+    assert httpx.get(base + "/healthz", timeout=10).status_code == 200  # and the server is fine
+
+
 def config(base: str) -> dict:
     return httpx.get(base + "/config", timeout=30).json()
 

@@ -11,6 +11,7 @@ from s2r_tutor.models import Answer
 from s2r_tutor.web.runtime import Runtime
 
 
+@pytest.mark.reliability("R161")
 def test_worker_processes_answer_like_the_server_threads(settings, tutor):
     threads = Runtime(settings, tutor)
     procs = Runtime(settings.model_copy(update={"web_processes": 1, "question_log": False}), tutor)
@@ -37,6 +38,7 @@ def test_serve_refuses_a_process_count_out_of_range(cli):
     assert code == 2 and "--processes must be between 0 and 32" in err and "Traceback" not in err
 
 
+@pytest.mark.reliability("R161")
 def test_worker_processes_leave_with_a_killed_server(settings, tmp_path):
     """A server killed outright (SIGKILL: no atexit, no pool shutdown) leaves no worker behind."""
     import os

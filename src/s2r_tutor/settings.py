@@ -178,6 +178,9 @@ class Settings(BaseSettings):
     max_event_body_bytes: int = Field(
         256 * 1024, gt=0, description="largest request body on any non-/api/ route (Gradio's chat events carry the "
         "visible conversation, so they get more than max_body_bytes)")
+    max_head_bytes: int = Field(
+        16 * 1024, ge=4096, description="largest request line plus headers on any route: a longer URL is a 414, "
+        "longer headers a 431 (h11's own limit only bounds a head that arrives in pieces)")
     max_connections: int = Field(
         1000, gt=0, description="open HTTP connections at once; a connection past it is closed unanswered")
     header_timeout_s: float = Field(

@@ -3,6 +3,8 @@
 - `BodyLimit`: a request body over its limit is a 413 before the app reads it; `/api/` routes get
   `max_body_bytes`, every other route (Gradio's events, which carry the chat history) gets
   `max_event_body_bytes`. Before this, Gradio's `queue/join` took a 20-million-character question.
+  The request line and headers together are bounded too (`max_head_bytes`): h11's own 16 kB
+  limit only bounds a head still arriving, so a 27 kB URL sent in one piece went through.
 - `GuardedH11Protocol`: uvicorn's HTTP/1.1 protocol with a header deadline and a connection cap
   that evicts the longest-waiting unfinished connection first. uvicorn has neither: a client that
   opens a socket and never finishes its headers held a file descriptor for ever, and 20,000 of
@@ -43,14 +45,21 @@ class BodyLimit:
     """413 for a body over the route's limit: by Content-Length up front, or counted while a
     chunked body streams in. Applies to every HTTP route, Gradio's included."""
 
-    def __init__(self, app, max_bytes: int, max_event_bytes: int):
+    def __init__(self, app, max_bytes: int, max_event_bytes: int, max_head_bytes: int = 16 * 1024):
         self.app = app
         self.max_bytes = max_bytes
         self.max_event_bytes = max_event_bytes
+        self.max_head_bytes = max_head_bytes
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        target = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string", b""))
+        if target > self.max_head_bytes:
+            return await _error(414, f"request URL is longer than {self.max_head_bytes} bytes")(scope, receive, send)
+        if target + sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_head_bytes:
+            return await _error(431, f"request headers are larger than {self.max_head_bytes} bytes")(
+                scope, receive, send)
         limit = self.max_bytes if scope["path"].startswith(API_PREFIX) else self.max_event_bytes
         too_large = f"request body is larger than {limit} bytes"
         length = dict(scope["headers"]).get(b"content-length")

@@ -95,7 +95,8 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     install_embed(app, settings)
     install_admin(app, settings, embedder=tutor.embedder)
     # Outermost of all: no route, Gradio's included, reads a body over its limit or a foreign Host.
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_event_bytes=settings.max_event_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_event_bytes=settings.max_event_body_bytes,
+                       max_head_bytes=settings.max_head_bytes)
     hosts = None if settings.public_url else {h.lower() for h in settings.allowed_hosts} or default_hosts(settings.host)
     app.add_middleware(HostGuard, allowed=hosts)
 

@@ -61,6 +61,7 @@ class Table:
     min_vote: float
     cue_weight: float
     catch_all: str | None = None  # kept only when it is the strongest factor
+    second_ratio: float = 0.0     # a further factor needs at least this share of the strongest's vote
 
     def factor(self, key: str) -> Factor:
         return next(f for f in self.factors if f.key == key)
@@ -105,14 +106,14 @@ def parse_table(data: dict) -> Table:
     general = Factor("general", rd.lang_text(_TABLE, "general.names", g.get("names")), rd.NEVER, None,
                      _evidence("general", g.get("evidence")), rd.lang_text(_TABLE, "general.check", g.get("check")), None)
     m = data.get("match") or {}
-    nums = {k: rd.number(_TABLE, f"match.{k}", m.get(k)) for k in ("k", "temperature", "min_vote", "cue_weight")}
+    nums = {k: rd.number(_TABLE, f"match.{k}", m.get(k)) for k in ("k", "temperature", "min_vote", "cue_weight", "second_ratio")}
     if nums["k"] < 1 or nums["temperature"] <= 0:
         raise AnswerDataError(f"{src}: match: 'k' must be >= 1 and 'temperature' > 0")
     catch_all = m.get("catch_all")
     if catch_all is not None and catch_all not in seen:
         raise AnswerDataError(f"{src}: match.catch_all: unknown factor {catch_all!r}")
     return Table(tuple(factors), general, rd.lang_text(_TABLE, "general.note", g.get("note")),
-                 int(nums["k"]), nums["temperature"], nums["min_vote"], nums["cue_weight"], catch_all)
+                 int(nums["k"]), nums["temperature"], nums["min_vote"], nums["cue_weight"], catch_all, nums["second_ratio"])
 
 
 @lru_cache(maxsize=1)
@@ -234,6 +235,7 @@ class StoryMatcher:
         """The factors the story names, strongest first ([] when it names none)."""
         votes = self.votes(qv, question)
         found = sorted((k for k, v in votes.items() if v >= self.t.min_vote), key=lambda k: -votes[k])
+        found = [k for k in found if votes[k] >= self.t.second_ratio * votes[found[0]]]
         return [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
 
 
@@ -324,9 +326,12 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             w, "sc-why", w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
             w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))),
         "validation": w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")),
+        # the reason behind the reason: past the budget of a first "why", what a follow-up "为什么？" adds
+        "deeper": lines(w.bullet("why-hard", w.sentence("why-hard", "完美复制品")),
+                        w.bullet("physical-system", w.sentence("physical-system", "越不准确"))),
     }
     order = {"check_first": ("patterns", "checks", "factors", "validation"),
-             "why": ("factors", "patterns", "why", "checks"),
+             "why": ("factors", "patterns", "why", "checks", "deeper"),
              "customer_reply": ("patterns", "factors", "why", "validation"),
              "overview": ("patterns", "factors", "checks"),
              }.get(f.act, ("patterns", "factors", "checks", "why", "validation"))

@@ -70,45 +70,9 @@ def test_rl_table_every_cell_cited_and_bottom_line(tutor, question):
     assert "可以在仿真或真实环境中训练" in shown
 
 
-# (complaint, a card scenario it must resemble, gap-factor tags that must be named)
-SCENARIOS = [
-    ("机器人实验室里走得很好，到客户工厂就容易摔。", "实验室到工厂", ["地面 / 摩擦"]),
-    ("空载正常，背上设备后步态不稳定。", "负载变化", ["本体参数 / 负载变化"]),
-    ("换了一批传感器以后效果变差。", "更换传感器", ["传感器差异 / 噪声"]),
-    ("仿真测试全部通过，但现场动作精度不够。", "现场精度", ["模型误差 / 控制"]),
-    ("机器狗一到户外草地就走不稳", "实验室到工厂", ["地面 / 摩擦"]),
-    ("换了新电机以后动作变慢", "现场精度", ["本体 / 电机性能", "模型误差 / 控制"]),
-    ("载重以后容易摔", "负载变化", ["本体参数 / 负载变化"]),
-    ("the arm is less precise on site than in simulation", "on-site precision", ["model error"]),
-    ("after we mounted a heavier battery the quadruped keeps tipping over", "payload change", ["payload"]),
-    ("客户现场光线很强，视觉抓取老是抓偏", "更换传感器", ["传感器差异 / 噪声"]),
-]
-
-
-@pytest.mark.parametrize("complaint,pattern,factors", SCENARIOS, ids=[s[0] for s in SCENARIOS])
-def test_scenario_walkthrough(tutor, complaint, pattern, factors):
-    answer = tutor.ask(complaint)
-    assert answer.intent == "scenario" and not answer.refused
-    text = answer.answer
-    assert pattern in text
-    for f in factors:
-        assert f in text, f
-    assert "核对：" in text or "Check:" in text  # what to check next: checks, not the list of methods
-    cited = {c.chunk_id for c in answer.citations}
-    methods = cited & {"04-08#domain-randomization", "04-08#system-identification",
-                       "04-08#real-world-fine-tuning", "04-08#robust-policy"}
-    assert len(methods) <= 2  # only the method the card ties to each named factor
-    assert len(text) <= 900
-
-
-@pytest.mark.parametrize("question,history", [
-    ("除了省钱，还有别的好处吗", [{"role": "user", "content": "为什么要先在仿真里训练？"}]),
-    ("Besides cost, what other benefits does simulation have?", []),
-])
-def test_besides_one_aspect_gives_the_others(tutor, question, history):
-    cited = {c.chunk_id for c in tutor.ask(question, history).citations}
-    assert "04-08#why-simulation-cost" not in cited
-    assert {"04-08#why-simulation-safety", "04-08#why-simulation-scale", "04-08#why-simulation-control"} <= cited
+# The per-phrase scenario list and the "besides cost" focus test were replaced in issue 14 by threshold
+# tests over the eval sets (tests/test_rules_data.py): the EXCEPT rule family was pruned after ablation
+# (removing it moved no dev set), and story -> gap factors is read from labelled stories, not cue lists.
 
 
 def test_a_chain_of_followups_keeps_its_topic(tutor):

@@ -17,7 +17,7 @@ from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, lead_block
-from .followups import CONTINUATION, context_for, focus_for, ordinal
+from .followups import context_for, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -26,7 +26,7 @@ from .leads import Leads, Missing
 from .lexicon import fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
-from .scenarios import match_factors
+from .scenarios import StoryMatcher, check_scenarios, factors_for, load_stories, story_vectors
 from .refusal import GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
@@ -72,6 +72,9 @@ class Answerer:
                               load_cues(), a)
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         check_builders(self.card)  # and every sentence a builder quotes
+        check_scenarios(self.card)  # and every sentence the scenario factor table names
+        stories = load_stories()
+        self.stories = StoryMatcher(stories, story_vectors(stories, tutor.embedder, self.settings.index_dir))
 
     # -- planning ---------------------------------------------------------------------------
     def _intent_of(self, question: str, history: list[Turn], depth: int) -> tuple[Intent, str]:
@@ -121,7 +124,7 @@ class Answerer:
                              min_dense=s.refusal_min_dense, evidence=self.vocab.evidence(question))
         in_scope, reason = scope.in_scope, scope.reason
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
-            if specific or CONTINUATION.search(q) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
+            if specific or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
                 in_scope, reason = True, "follow-up"
         # a follow-up's vector is mostly the earlier question's, so its topic vote would be the old topic
         votes = {} if ctx.is_followup else {Intent(k): v * s.answer.intent_vote_weight
@@ -146,6 +149,8 @@ class Answerer:
         if in_scope and act == "out_of_scope":  # the neighbours said out of scope, the scope check did not
             act = max((a for a in reading.acts if a != "out_of_scope"), key=lambda a: reading.acts[a])
         focus.act = act
+        if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
+            focus.factors = self.stories.match(qv, focus.question)
         missing = self.leads.missing_kind(fold(question)) if act == "not_in_card" else None
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
@@ -226,7 +231,7 @@ class Answerer:
                      if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim else None)
             if claim is not None:
                 lead = lead_block(writer, claim.lead, (claim.verdict or {}).get(lang))
-            elif not (plan.intent is Intent.scenario and match_factors(plan.focus.question)):
+            elif not (plan.intent is Intent.scenario and factors_for(plan.focus)):
                 # a customer story leads with the card scenario it resembles (the walkthrough's own order)
                 lead = lead_block(writer, self.leads.lead(plan.intent, plan.act, plan.focus.anchors))
             template = self.templates.get(plan.intent.value, lang)

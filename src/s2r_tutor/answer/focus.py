@@ -22,6 +22,7 @@ class Focus:
     item: int | None = None  # 1-based item of a list (why_hard), from an ordinal follow-up
     question: str = ""
     act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
+    factors: list[str] | None = None  # a customer story's gap factors (scenarios.StoryMatcher); None: not read
 
 _MARK = re.compile(r"\s*\[\d+\]")
 _MARKS = re.compile(r"\[\d+\]")

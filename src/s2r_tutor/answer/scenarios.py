@@ -1,112 +1,254 @@
-"""Customer-scenario walkthroughs: complaint -> the card's patterns, gap factors, evidence, checks.
+"""Customer-scenario walkthroughs: the story -> the gap factors it names -> the card's evidence for
+each, the check it calls for and the one method the card ties to it.
 
-`FACTORS` is a declarative table: cue words (zh + en) -> a gap factor named by the card's own tags
--> the card sentences that explain it and the methods worth checking. A complaint is matched on
-cue words, never on whole phrasings, so new complaints ("机器狗一到户外草地就走不稳") work too.
+Both tables are data (docs/answering.md, "Rule data files"): `data/rules/scenarios.json` (factor ->
+card sentences -> check -> tied method) and `data/rules/scenario_stories.jsonl` (labelled stories).
+A story's factors come from its nearest labelled stories over the question vector search already
+computed, plus the factors' cue words as light features (`StoryMatcher`). A complaint that matches
+no factor gets the card's general reality-gap factors, named as such. Every card sentence the table
+names is checked when the answerer loads (`check_scenarios`): a reworded card sentence is a start-up
+error naming it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from ..errors import AnswerDataError
 from .card import lines, unnumber
 from .labels import label
-from .lexicon import any_of, fold
+from .lexicon import fold
+from . import ruledata as rd
 
 if TYPE_CHECKING:
-    from .card import Writer
+    from .card import CardView, Writer
     from .focus import Focus
+
+log = logging.getLogger("s2r_tutor.answer")
+_TABLE = "scenarios.json"
+_STORIES = "scenario_stories.jsonl"
+SCENARIO_ANCHORS = ["scenario-factory-floor", "scenario-payload", "scenario-sensors", "scenario-precision"]
 
 
 @dataclass(frozen=True)
 class Factor:
     key: str
-    names: dict[str, str]          # the card's tag, and its English rendering
-    cues: re.Pattern[str]
-    patterns: tuple[str, ...]      # card scenarios (anchors) this factor resembles
-    evidence: tuple[tuple[str, str], ...]  # (anchor, a phrase of the sentence/clause that explains it)
-    methods: tuple[str, ...]       # method anchors to check, most relevant first
-    check: dict[str, str]          # what to ask or check next (framing, names the card's factor)
+    names: dict[str, str]                  # the card's tag, and its English rendering
+    cues: re.Pattern[str]                  # light features: words a story naming this factor often uses
+    pattern: str | None                    # the card scenario (anchor) this factor is, if any
+    evidence: tuple[tuple[str, str], ...]  # (anchor, a phrase of the card sentence that names it)
+    check: dict[str, str]                  # what to check next (framing, names the factor)
+    method: tuple[str, str] | None         # (method anchor, the phrase of its card sentence naming the factor)
 
 
-FACTORS: list[Factor] = [
-    Factor("ground", {"zh": "地面 / 摩擦", "en": "ground / friction (地面 / 摩擦)"},
-           any_of(r"地面", r"地板", r"草", r"户外", r"室外", r"湿", r"滑", r"坡", r"台阶", r"楼梯", r"地毯", r"沙", r"碎石",
-                  r"瓷砖", r"路面", r"地形", r"不平", r"摩擦", r"floor", r"ground", r"grass", r"outdoor", r"wet", r"slip",
-                  r"slope", r"ramp", r"stair", r"carpet", r"gravel", r"sand", r"tile", r"terrain", r"uneven", r"friction",
-                  r"\bice\b", r"icy", r"mud"),
-           ("scenario-factory-floor",), (("reality-gap", "摩擦系数"), ("reality-gap", "地面也不一定平整")),
-           ("domain-randomization", "system-identification", "robust-policy"),
-           {"zh": "核对：仿真里的地面类型和摩擦参数，是否覆盖了现场的真实地面？",
-            "en": "Check: do the simulated ground types and friction values cover the real floor on site?"}),
-    Factor("payload", {"zh": "本体参数 / 负载变化", "en": "body parameters / payload change (本体参数 / 负载变化)"},
-           any_of(r"载重", r"负载", r"负重", r"背上", r"背着", r"加装", r"挂载", r"电池", r"设备", r"重量", r"质心", r"重心",
-                  r"加了", r"空载", r"payload", r"\bload", r"carr", r"weight", r"heav", r"battery", r"mount",
-                  r"center of mass", r"backpack"),
-           ("scenario-payload",), (("reality-gap", "质心"), ("physical-system", "越不准确")),
-           ("system-identification", "domain-randomization", "robust-policy"),
-           {"zh": "核对：负载的重量和安装位置（质心）是否已经写进仿真参数？",
-            "en": "Check: are the payload's weight and mounting point (centre of mass) in the simulation parameters?"}),
-    Factor("actuator", {"zh": "本体 / 电机性能", "en": "robot body / motor performance (本体 / 电机性能)"},
-           any_of(r"电机", r"马达", r"舵机", r"减速器", r"关节", r"执行器", r"驱动", r"motor", r"actuator", r"gear", r"servo",
-                  r"joint", r"drive"),
-           ("scenario-precision",), (("reality-gap", "响应延迟"), ("physical-system", "同一套算法")),
-           ("system-identification", "real-world-fine-tuning"),
-           {"zh": "核对：新电机 / 关节的响应、延迟和间隙，仿真里的本体参数是否同步更新？",
-            "en": "Check: were the new motor's response, delay and backlash updated in the simulated robot body?"}),
-    Factor("sensors", {"zh": "传感器差异 / 噪声", "en": "sensor differences / noise (传感器差异 / 噪声)"},
-           any_of(r"传感器", r"摄像头", r"相机", r"镜头", r"雷达", r"激光", r"\bimu\b", r"编码器", r"视觉", r"识别", r"光照", r"反光",
-                  r"噪声", r"sensor", r"camera", r"lidar", r"vision", r"light", r"nois", r"encoder", r"percept", r"detect"),
-           ("scenario-sensors",), (("reality-gap", "传感器会有噪声"), ("why-hard", "传感器存在噪声和延迟")),
-           ("domain-randomization", "real-world-fine-tuning"),
-           {"zh": "核对：换用的传感器噪声、延迟和安装位置，与训练时的设定差多少？",
-            "en": "Check: how far are the sensors' noise, delay and mounting from what training assumed?"}),
-    Factor("precision", {"zh": "模型误差 / 控制", "en": "model error / control (模型误差 / 控制)"},
-           any_of(r"精度", r"不准", r"偏", r"误差", r"定位", r"对不准", r"抖", r"振", r"延迟", r"慢", r"响应", r"跟踪",
-                  r"precis", r"accura", r"offset", r"jitter", r"oscillat", r"\blag", r"delay", r"slow",
-                  r"track", r"position", r"drift"),
-           ("scenario-precision",), (("reality-gap", "物理过程经过简化"), ("why-hard", "本体参数存在误差")),
-           ("system-identification", "real-world-fine-tuning", "robust-policy"),
-           {"zh": "核对：不要只看算法效果——仿真模型与真机在控制响应上的误差有多大？",
-            "en": "Check: beyond the algorithm, how large is the model error between simulation and the real controller?"}),
-    Factor("environment", {"zh": "环境变化 / 泛化", "en": "environment change / generalisation (Reality Gap / 泛化)"},
-           any_of(r"现场", r"客户", r"工厂", r"车间", r"仓库", r"户外", r"室外", r"实验室", r"环境", r"温度", r"场地",
-                  r"site", r"customer", r"client", r"factory", r"warehouse", r"outdoor", r"\blab\b", r"field",
-                  r"environment", r"deploy", r"plant"),
-           ("scenario-factory-floor",), (("reality-gap", "真实环境："), ("why-hard", "环境变化远比仿真复杂")),
-           ("domain-randomization", "robust-policy", "real-world-fine-tuning"),
-           {"zh": "核对：现场有哪些条件是仿真和实验室里没有覆盖到的？",
-            "en": "Check: which conditions on site were never covered in simulation or the lab?"}),
-]
-SWAP = any_of(r"换了", r"更换", r"换成", r"换用", r"新的?", r"replac", r"swap", r"\bnew\b", r"changed")
-SCENARIO_ANCHORS = ["scenario-factory-floor", "scenario-payload", "scenario-sensors", "scenario-precision"]
-METHOD_ORDER = ["domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"]
+@dataclass(frozen=True)
+class Table:
+    factors: tuple[Factor, ...]
+    general: Factor              # the card's general reality-gap factors (a story no factor matches)
+    note: dict[str, str]         # "the card has no scenario for this case; ..."
+    k: int
+    temperature: float
+    min_vote: float
+    cue_weight: float
+    catch_all: str | None = None  # kept only when it is the strongest factor
+    second_ratio: float = 0.0     # a further factor needs at least this share of the strongest's vote
+
+    def factor(self, key: str) -> Factor:
+        return next(f for f in self.factors if f.key == key)
 
 
-# The one method the card ties to each factor (its example names that factor), suggested with the
-# checks; the other methods are fixes the sources list, not checks.
-TIED_METHOD = {"ground": "domain-randomization", "payload": "system-identification", "actuator": "system-identification",
-               "sensors": "domain-randomization", "precision": "system-identification", "environment": "robust-policy"}
+def _evidence(entry: str, raw: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, list) or not raw:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: 'evidence' must list {{anchor, contains}} entries")
+    out = []
+    for i, e in enumerate(raw):
+        if not isinstance(e, dict) or not all(isinstance(e.get(k), str) and e.get(k) for k in ("anchor", "contains")):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: evidence[{i}] needs 'anchor' and 'contains'")
+        out.append((e["anchor"], e["contains"]))
+    return tuple(out)
+
+
+def parse_table(data: dict) -> Table:
+    """The factor table from its JSON object; a malformed entry is an AnswerDataError naming it."""
+    src = rd.source(_TABLE)
+    factors, seen = [], set()
+    for i, f in enumerate(data.get("factors") or []):
+        entry = f"factors[{i}]" + (f" ({f.get('key')})" if isinstance(f, dict) else "")
+        if not isinstance(f, dict) or not isinstance(f.get("key"), str) or f["key"] in seen:
+            raise AnswerDataError(f"{src}: {entry}: needs a unique 'key'")
+        seen.add(f["key"])
+        method = f.get("method")
+        if method is not None and not (isinstance(method, dict) and all(isinstance(method.get(k), str) and method.get(k)
+                                                                        for k in ("anchor", "ties"))):
+            raise AnswerDataError(f"{src}: {entry}: 'method' must be null or {{anchor, ties}}")
+        pattern = f.get("pattern")
+        if pattern is not None and pattern not in SCENARIO_ANCHORS:
+            raise AnswerDataError(f"{src}: {entry}: unknown card scenario {pattern!r}")
+        factors.append(Factor(f["key"], rd.lang_text(_TABLE, f"{entry}.names", f.get("names")),
+                              rd.compile_list(_TABLE, f"{entry}.cues", f.get("cues")), pattern,
+                              _evidence(entry, f.get("evidence")), rd.lang_text(_TABLE, f"{entry}.check", f.get("check")),
+                              (method["anchor"], method["ties"]) if method else None))
+    if not factors:
+        raise AnswerDataError(f"{src}: no factors")
+    g = data.get("general")
+    if not isinstance(g, dict):
+        raise AnswerDataError(f"{src}: 'general' is missing")
+    general = Factor("general", rd.lang_text(_TABLE, "general.names", g.get("names")), rd.NEVER, None,
+                     _evidence("general", g.get("evidence")), rd.lang_text(_TABLE, "general.check", g.get("check")), None)
+    m = data.get("match") or {}
+    nums = {k: rd.number(_TABLE, f"match.{k}", m.get(k)) for k in ("k", "temperature", "min_vote", "cue_weight", "second_ratio")}
+    if nums["k"] < 1 or nums["temperature"] <= 0:
+        raise AnswerDataError(f"{src}: match: 'k' must be >= 1 and 'temperature' > 0")
+    catch_all = m.get("catch_all")
+    if catch_all is not None and catch_all not in seen:
+        raise AnswerDataError(f"{src}: match.catch_all: unknown factor {catch_all!r}")
+    return Table(tuple(factors), general, rd.lang_text(_TABLE, "general.note", g.get("note")),
+                 int(nums["k"]), nums["temperature"], nums["min_vote"], nums["cue_weight"], catch_all, nums["second_ratio"])
+
+
+@lru_cache(maxsize=1)
+def table() -> Table:
+    return parse_table(rd.load(_TABLE))
+
+
+def check_scenarios(card: "CardView") -> None:
+    """Every card sentence, scenario and method the table names must be on the card (skipped for a
+    card without the 04-08 sections): a reworded sentence is an AnswerDataError naming it."""
+    if card.chunk("reality-gap") is None:
+        return
+    t = table()
+    missing = []
+    for f in (*t.factors, t.general):
+        for anchor, phrase in f.evidence:
+            if not any(phrase in s for s in card.sents(anchor)):
+                missing.append(f"{f.key}: section {anchor!r} has no sentence containing {phrase!r}")
+        if f.pattern and card.chunk(f.pattern) is None:
+            missing.append(f"{f.key}: card scenario {f.pattern!r} is missing")
+        if f.method and not any(f.method[1] in s for s in card.sents(f.method[0])):
+            missing.append(f"{f.key}: method {f.method[0]!r} no longer names {f.method[1]!r}")
+    if missing:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: the card no longer has what the table names: " + "; ".join(missing))
+
+
+# -- story -> factors ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Story:
+    text: str
+    factors: tuple[str, ...]
+
+
+def load_stories(text: str | None = None) -> list[Story]:
+    src = rd.source(_STORIES)
+    text = rd.read_text(_STORIES) if text is None else text
+    keys = {f.key for f in table().factors}
+    out = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise AnswerDataError(f"{src}:{n}: not valid JSON ({exc.msg})") from None
+        story, factors = row.get("story"), row.get("factors")
+        if not isinstance(story, str) or not story.strip() or not isinstance(factors, list):
+            raise AnswerDataError(f"{src}:{n}: needs 'story' (text) and 'factors' (a list)")
+        unknown = [f for f in factors if f not in keys]
+        if unknown:
+            raise AnswerDataError(f"{src}:{n}: unknown factor(s) {unknown}; choose from {sorted(keys)}")
+        out.append(Story(story.strip(), tuple(factors)))
+    if not out:
+        raise AnswerDataError(f"{src}: no labelled stories")
+    return out
+
+
+def story_vectors(stories: list[Story], embedder, cache_dir: Path | None) -> np.ndarray:
+    """The stories' query vectors (embedded as search embeds a question), from the shipped file or
+    the cache beside the index when the key matches; computed once otherwise."""
+    from ..retrieval.glossary import expand_query
+
+    texts = [expand_query(s.text) for s in stories]
+    h = hashlib.sha256(embedder.id.encode())
+    for t in texts:
+        h.update(b"\0" + t.encode())
+    key = h.hexdigest()
+    from importlib import resources
+
+    places = [Path(str(resources.files("s2r_tutor").joinpath("data/rules/scenario_stories.vectors")))]
+    if cache_dir is not None:
+        places.append(Path(cache_dir) / "scenario_stories.vectors")
+    for base in places:
+        try:
+            if json.loads(Path(f"{base}.json").read_text("utf-8")).get("key") == key:
+                vecs = np.load(f"{base}.npy", allow_pickle=False)
+                if vecs.shape == (len(texts), embedder.dim):
+                    return vecs
+        except (OSError, ValueError):
+            continue
+    log.info("embedding %d labelled customer stories (once per embedder)", len(texts))
+    vecs = np.asarray(embedder.embed_queries(texts), dtype=np.float32)
+    if cache_dir is not None:
+        try:
+            Path(cache_dir).mkdir(parents=True, exist_ok=True)
+            np.save(Path(cache_dir) / "scenario_stories.vectors.npy", vecs, allow_pickle=False)
+            Path(cache_dir, "scenario_stories.vectors.json").write_text(json.dumps({"key": key, "embedder": embedder.id}), "utf-8")
+        except OSError as exc:  # a read-only index folder only costs the cache
+            log.warning("could not cache story vectors in %s: %s", cache_dir, exc)
+    return vecs
+
+
+class StoryMatcher:
+    """Story -> factor keys: votes of the nearest labelled stories, plus cue words as light features."""
+
+    def __init__(self, stories: list[Story], vectors: np.ndarray, t: Table | None = None):
+        self.stories, self.vectors, self.t = stories, vectors, t or table()
+
+    def votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
+        t = self.t
+        out = {f.key: 0.0 for f in t.factors}
+        if qv is not None and len(self.stories):
+            sims = self.vectors @ qv
+            top = np.argsort(-sims)[: t.k]
+            best = float(sims[top[0]])
+            weights = [math.exp((float(sims[i]) - best) / t.temperature) for i in top]
+            total = sum(weights)
+            for i, w in zip(top, weights):
+                for key in self.stories[i].factors:
+                    out[key] += w / total
+        q = fold(question)
+        for f in t.factors:
+            if f.cues.search(q):
+                out[f.key] += t.cue_weight
+        return out
+
+    def match(self, qv: np.ndarray | None, question: str) -> list[str]:
+        """The factors the story names, strongest first ([] when it names none)."""
+        votes = self.votes(qv, question)
+        found = sorted((k for k, v in votes.items() if v >= self.t.min_vote), key=lambda k: -votes[k])
+        found = [k for k in found if votes[k] >= self.t.second_ratio * votes[found[0]]]
+        return [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
 
 
 def match_factors(question: str) -> list[Factor]:
-    """The gap factors the story names; the catch-all environment factor only when it names no other."""
+    """Without a vector (the load-time dry run, a matcher-less caller): the factors whose cue words the
+    story uses; the catch-all environment factor only when it names no other."""
     q = fold(question)
-    found = [f for f in FACTORS if f.cues.search(q)]
-    named = [f for f in found if f.key != "environment"]
+    found = [f for f in table().factors if f.cues.search(q)]
+    named = [f for f in found if f.key != table().catch_all]
     return named or found
 
 
-def resembles(question: str, factors: list[Factor]) -> list[str]:
-    """The card scenario the story is most like: the first named factor's (a hardware swap with no
-    other factor named is the card's sensor-swap scenario)."""
-    if factors:
-        return [factors[0].patterns[0]]
-    return ["scenario-sensors"] if SWAP.search(fold(question)) else []
-
-
+# -- the walkthrough ---------------------------------------------------------------------------
 def _clause(sentence: str, phrase: str) -> str:
     """In a sentence that lists four or more causes, just the clause with `phrase`."""
     parts = [c for c in re.split(r"[，；。]", sentence) if c]
@@ -124,50 +266,75 @@ def _section(w: "Writer", key: str, *items: str) -> str:
     return w.ledger.frame(f"**{label(w.lang, key)}**") + "\n" + body
 
 
+def _factor_line(w: "Writer", fac: Factor, whole: bool = False) -> str:
+    evidence = [w.sentence(a, p) for a, p in fac.evidence]
+    spans = evidence if whole else [_clause(s, p) for s, (_, p) in zip(evidence, fac.evidence)]
+    cited = [w.quote(a, s) for (a, _), s in zip(fac.evidence, spans)]
+    body = ("；" if w.lang == "zh" else "; ").join(c for c in cited if c)
+    if not body:
+        return ""
+    w.ledger.frame(f"**{fac.names[w.lang]}**")
+    return f"- **{fac.names[w.lang]}**{'：' if w.lang == 'zh' else ': '}{body}"
+
+
+def _method_line(w: "Writer", fac: Factor) -> str:
+    """The one method the card ties to the factor: its sentence that names it, cited."""
+    if fac.method is None:
+        return ""
+    anchor, ties = fac.method
+    return w.bullet(anchor, w.sentence(anchor, ties), label=w.card.heading(anchor))
+
+
+def factors_for(f: "Focus") -> list[Factor]:
+    """The focus's factors: decided by the answerer's StoryMatcher when it set them, else cue words."""
+    t = table()
+    if f.factors is not None:
+        return [t.factor(k) for k in f.factors if any(x.key == k for x in t.factors)]
+    return match_factors(f.question)
+
+
 def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     """A walkthrough from the symptom: the gap factors the story names (with the card's evidence), the
     checks they call for and the one method the card ties to each, the card scenario it resembles,
-    and real-robot validation, ordered by what is asked (f.act)."""
+    and real-robot validation, ordered by what is asked (f.act). A complaint no factor matches gets
+    the card's general gap factors, said to be general."""
     from .intents import SYMPTOM
 
-    factors = match_factors(f.question)
+    t = table()
+    factors = factors_for(f)
     symptom = bool(SYMPTOM.search(fold(f.question)))
     if not symptom and all(x.key == "environment" for x in factors):
         factors = []  # "when should a solution engineer think of Sim2Real with a customer": no story, no factor
-    if [x.key for x in factors] == ["environment"]:
-        # a story that names only the place ("lab fine, falls at the factory") is the card's lab-to-factory
-        # scenario, which the card tags with 地面 / 摩擦: that factor is the card's, not a guess
-        factors = [FACTORS[0], factors[0]]
-    complaint = symptom or bool(factors)
-    patterns = resembles(f.question, factors) if complaint else []
-    if not complaint or not patterns:  # "what scenarios does the card list?" or a vague complaint
-        patterns = SCENARIO_ANCHORS
-    factor_lines, checks = [], []
-    for fac in factors:
-        evidence = [w.sentence(a, p) for a, p in fac.evidence]
-        spans = [_clause(s, p) for s, (_, p) in zip(evidence, fac.evidence)]
-        cited = [w.quote(a, s) for (a, _), s in zip(fac.evidence, spans)]
-        body = ("；" if w.lang == "zh" else "; ").join(c for c in cited if c)
-        if body:
-            w.ledger.frame(f"**{fac.names[w.lang]}**")
-            factor_lines.append(f"- **{fac.names[w.lang]}**{'：' if w.lang == 'zh' else ': '}{body}")
-        checks.append(w.ledger.frame(f"- {fac.check[w.lang]}"))
-    methods = list(dict.fromkeys(TIED_METHOD[fac.key] for fac in factors))
-    method_lines = [w.bullet(m, *w.card.sents(m), label=w.card.heading(m)) for m in methods]
+    # a complaint (or a "what do I check" about one) that names no factor: the card's general gap factors
+    general = not factors and (symptom or f.act in ("check_first", "why")) and not re.search(r"场景|scenario", fold(f.question))
+    patterns = list(dict.fromkeys(x.pattern for x in factors if x.pattern))[:1]
+    if not patterns and not factors and not general:
+        patterns = SCENARIO_ANCHORS  # "what scenarios does the card list?", or a complaint the card has no scenario for
+    if general:
+        factor_lines = [w.ledger.frame(t.note[w.lang]), _factor_line(w, t.general, whole=True)]
+        checks = [w.ledger.frame(f"- {t.general.check[w.lang]}")]
+    else:
+        factor_lines = [_factor_line(w, x) for x in factors]
+        checks = [w.ledger.frame(f"- {x.check[w.lang]}") for x in factors]
+    methods = list(dict.fromkeys(x.method for x in factors if x.method))
+    method_lines = [_method_line(w, next(x for x in factors if x.method == m)) for m in methods]
     parts = {
         "patterns": _section(w, "sc-patterns", *[_pattern_line(w, a) for a in patterns]),
         "factors": _section(w, "sc-factors", *factor_lines),
         "checks": _section(w, "sc-checks", *checks, *method_lines),
-        "why": (_section if factors else (lambda _w, _k, *items: lines(*items)))(  # no story: no "why this happens"
+        "why": (_section if factors or general else (lambda _w, _k, *items: lines(*items)))(  # no story: no "why this happens"
             w, "sc-why", w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
             w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))),
         "validation": w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")),
+        # the reason behind the reason: past the budget of a first "why", what a follow-up "为什么？" adds
+        "deeper": lines(w.bullet("why-hard", w.sentence("why-hard", "完美复制品")),
+                        w.bullet("physical-system", w.sentence("physical-system", "越不准确"))),
     }
     order = {"check_first": ("patterns", "checks", "factors", "validation"),
-             "why": ("factors", "patterns", "why", "checks"),
+             "why": ("factors", "patterns", "why", "checks", "deeper"),
              "customer_reply": ("patterns", "factors", "why", "validation"),
              "overview": ("patterns", "factors", "checks"),
              }.get(f.act, ("patterns", "factors", "checks", "why", "validation"))
-    if not factors:  # no symptom named: the card's scenarios, or when to think of Sim2Real at all
-        order = ("patterns", "why") if f.act == "overview" or not complaint and "场景" in f.question else ("why", "patterns")
+    if not factors and not general:  # no symptom named: the card's scenarios, or when to think of Sim2Real at all
+        order = ("patterns", "why") if f.act == "overview" or re.search(r"场景|scenario", fold(f.question)) else ("why", "patterns")
     return {"body": "\n\n".join(parts[k] for k in order if parts[k])}

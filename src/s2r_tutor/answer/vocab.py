@@ -23,25 +23,41 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..retrieval.glossary import GLOSSARY
-from .lexicon import ROBOT, WEAK_TERMS, fold
+from ..retrieval import glossary
+from . import ruledata as rd
+from .lexicon import fold, family
 
 PHRASE_MIN = 4  # Chinese characters a shared run needs, function words not counted
 SOFT_MIN_IDF = 7.5  # jieba idf (median ~11.9; 数据 4.8, 机器人 8.5, 算法 8.7, 本体 9.0, 质心 10.2)
 TERM_MIN_IDF = 9.5  # rarer corpus words are specific terms; 7.5..9.5 count as everyday words
 EN_TERM_MIN_LEN = 8  # an English corpus word this long is specific (charging, randomization); shorter ones
                      # (fine, system, domain, policy, reality) are everyday words
-# Words every robotics question shares: never a term on their own.
-GENERIC = frozenset("机器 机器人 robot robots 一台 一个 什么 问题 东西 时候 怎么 为什么 可以 需要 这个 那个".split())
-_FUNCTION = re.compile(r"什么|怎么|为什么|为啥|是不是|有没有|能不能|可以|关系|时候|一下|这个|那个|我们|你们|他们"
-                       r"|[的了是在和与或就都也还又很吗呢吧啊呀么上里中让把被给对从到不能会要有个些将]")
+
+
+@dataclass(frozen=True)
+class _Words:
+    generic: frozenset[str]      # words every robotics question shares: never a term on their own
+    en_stop: frozenset[str]      # English words never counted
+    function: re.Pattern[str]    # Chinese function words, left out of a shared phrase's length
+
+
+@lru_cache(maxsize=1)
+def _words() -> _Words:
+    """`vocab` of data/rules/lexicon.json (docs/answering.md, "Rule data files")."""
+    data = rd.load("lexicon.json").get("vocab")
+    if not isinstance(data, dict):
+        raise rd.AnswerDataError(f"{rd.source('lexicon.json')}: no entry 'vocab'")
+    sets = {}
+    for key in ("generic", "en_stop"):
+        v = data.get(key)
+        if not isinstance(v, list) or not all(isinstance(w, str) and w for w in v):
+            raise rd.AnswerDataError(f"{rd.source('lexicon.json')}: vocab.{key}: must be a list of words")
+        sets[key] = frozenset(v)
+    return _Words(sets["generic"], sets["en_stop"], rd.compile_list("lexicon.json", "vocab.function", data.get("function")))
+
+
 _ZH_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _EN_WORD = re.compile(r"[a-z][a-z0-9]{3,}")
-EN_STOP = frozenset(
-    "this that these those what which when where with from into onto about does have been were will would could should "
-    "only just more most much many some than then them they their there here your yours ours card cards note notes "
-    "also very like such each every other same real world robot robots part make made used uses using".split())
-
 
 @lru_cache(maxsize=1)
 def _idf() -> dict[str, float]:
@@ -75,15 +91,15 @@ class CorpusVocab:
         for c in chunks:
             parts += [c.title, c.section, c.text]
         self.text = fold("\n".join(parts))
-        self.en_words = {w for w in _EN_WORD.findall(self.text) if w not in EN_STOP}
-        self.concepts = [(t, [fold(t.zh), t.en.lower(), *t.aliases]) for t in GLOSSARY if fold(t.zh) in self.text]
+        self.en_words = {w for w in _EN_WORD.findall(self.text) if w not in _words().en_stop}
+        self.concepts = [(t, [fold(t.zh), t.en.lower(), *t.aliases]) for t in glossary.GLOSSARY if fold(t.zh) in self.text]
         self.tokenizer = tokenizer
         self.zh_terms: set[str] = set()
         self.zh_soft: set[str] = set()
         if tokenizer is not None:
             idf = _idf()
             for tok in set(tokenizer(self.text)):
-                if len(tok) >= 2 and _ZH_RUN.fullmatch(tok) and tok not in GENERIC and not WEAK_TERMS.fullmatch(tok):
+                if len(tok) >= 2 and _ZH_RUN.fullmatch(tok) and tok not in _words().generic and not family('WEAK_TERMS').fullmatch(tok):
                     w = idf.get(tok, 99.0)  # not in jieba's table: a domain word (user dictionary)
                     if w >= term_min_idf:
                         self.zh_terms.add(tok)
@@ -100,8 +116,8 @@ class CorpusVocab:
                     i += 1
                     continue
                 run = seg[i:j]
-                rest = WEAK_TERMS.sub("", _FUNCTION.sub("", run))
-                content = _FUNCTION.sub("", run)
+                rest = family("WEAK_TERMS").sub("", _words().function.sub("", run))
+                content = _words().function.sub("", run)
                 if len(content) >= PHRASE_MIN and rest:
                     found.add(run)
                 i = j
@@ -109,15 +125,15 @@ class CorpusVocab:
 
     def evidence(self, question: str) -> Evidence:
         q = fold(question)
-        ev = Evidence(phrases=self._phrases(q), robot=bool(ROBOT.search(q)))
+        ev = Evidence(phrases=self._phrases(q), robot=bool(family("ROBOT").search(q)))
         words = set(_EN_WORD.findall(q))
         for term, names in self.concepts:
             zh = fold(term.zh)
-            if zh in GENERIC:
+            if zh in _words().generic:
                 continue
             if zh in q or any(re.search(r"(?<![a-z0-9])" + re.escape(n) + r"(?![a-z0-9])", q) for n in names[1:]):
                 (ev.terms if term.core else ev.soft).add(zh)
-        en = {w for w in words if w in self.en_words and w not in GENERIC}
+        en = {w for w in words if w in self.en_words and w not in _words().generic}
         ev.terms |= {w for w in en if len(w) >= EN_TERM_MIN_LEN}
         ev.soft |= {w for w in en if len(w) < EN_TERM_MIN_LEN}
         if self.tokenizer is not None:

@@ -82,6 +82,21 @@ class AnswerSettings(BaseModel):
     term_min_idf: float = Field(9.5, description="a corpus word with a jieba idf at least this is a specific in-scope term "
                                 "(质心, 辨识); docs/answering.md 'The corpus vocabulary'")
     soft_min_idf: float = Field(7.5, description="... and from this idf up an everyday word (算法, 噪声): counts, never alone")
+    lead_sections: int = Field(3, gt=0, description="the top-ranked card sections whose sentences may lead an answer")
+    lead_rank_prior: list[float] = Field(default_factory=lambda: [0.03, 0.015, 0.0], description="added to a lead "
+                                         "candidate's cosine by its section's retrieval rank (first, second, ...)")
+    lead_table_prior: float = Field(0.02, description="added when data/leads.json names the sentence for the act")
+    lead_pair_margin: float = Field(0.015, ge=0, description="a second sentence of the lead's section joins the lead "
+                                    "when it scores within this of the best")
+    lead_section_bonus: float = Field(0.03, ge=0, description="added to a supporting line's relevance when it quotes "
+                                      "the lead's section")
+    support_floor: float = Field(0.035, ge=0, description="supporting lines scoring more than this below the best one "
+                                 "are left to the sources (not for compare / overview, which ask for the whole set)")
+    neighbour_max_oos: float = Field(0.05, ge=0, le=1, description="a question the phrase rules would refuse softly (no "
+                                     "card term) is answered when its nearest labelled questions give out_of_scope at "
+                                     "most this share of the vote (dev sets: refused in-scope questions had 0.0, the "
+                                     "softly refused out-of-scope ones 0.16 or more, leave-one-out)")
+    neighbour_min_cosine: float = Field(0.90, ge=0, le=1, description="... and the nearest one is at least this close")
     followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
                                     "what first, tell the customer) after an answer is a follow-up of it")
 

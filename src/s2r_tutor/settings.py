@@ -72,6 +72,8 @@ class AnswerSettings(BaseModel):
                                     "with a claim's lead only when a neighbour with that claim is this close (e5 cosines "
                                     "are compressed: on holdout4-6 claims at >= 0.935 were right, at < 0.92 mostly wrong)")
     budget_chars: int = Field(480, gt=0, description="supporting sentences are added while the answer stays this short")
+    budget_chars_en: int = Field(720, gt=0, description="the same for an English reader, counted in the English shown "
+                                 "(the card's aligned English runs ~2.8x the Chinese it renders)")
     max_chars: int = Field(900, gt=0, description="hard cap on an answer's length (supporting lines are dropped)")
     closest_sentences: int = Field(2, ge=0, description="sentences of the top-ranked section added when the topic's "
                                    "builder did not cite it")
@@ -92,6 +94,8 @@ class AnswerSettings(BaseModel):
                                       "the lead's section")
     support_floor: float = Field(0.035, ge=0, description="supporting lines scoring more than this below the best one "
                                  "are left to the sources (not for compare / overview, which ask for the whole set)")
+    floor_acts: list[str] = Field(default_factory=lambda: ["verdict", "customer_reply", "define", "simpler", "example"],
+                                  description="acts that ask one point: the support floor applies to them only")
     neighbour_max_oos: float = Field(0.05, ge=0, le=1, description="a question the phrase rules would refuse softly (no "
                                      "card term) is answered when its nearest labelled questions give out_of_scope at "
                                      "most this share of the vote (dev sets: refused in-scope questions had 0.0, the "

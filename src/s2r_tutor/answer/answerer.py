@@ -246,7 +246,12 @@ class Answerer:
                 anchors.append(ch.anchor)
             if len(anchors) == a.lead_sections:
                 break
-        cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors))
+        cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors),
+                                self.leads.never)
+        if plan.focus.anchors:  # "除了省钱…", "the second one": only the part the question singles out
+            cands = [c for c in cands if c[0] in plan.focus.anchors or c[3]]
+            cands += lead_candidates(self.card, [x for x in sorted(plan.focus.anchors) if x not in anchors], (),
+                                     self.leads.never)
         if not cands:
             return []
         cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv)
@@ -276,7 +281,11 @@ class Answerer:
             if found:
                 return max(cos[s] for s in found) + extra
             return max((cos[s] for m in marks for s in by_marker.get(m, [])), default=0.0) - 0.02 + extra
-        return score
+
+        def floor_score(line: str) -> float | None:  # the floor compares lines by their own relevance only
+            r = score(line)
+            return None if r is None else r - (bonus if set(re.findall(r"\[(\d+)\]", line)) & lead_marks else 0.0)
+        return score, floor_score
 
     def compose(self, plan: Plan, lang: str, generic: bool | None = None, avoid: str = "",
                 shrink: float = 1.0) -> tuple[str, list]:
@@ -301,14 +310,12 @@ class Answerer:
             markdown = assemble("", template.render(**values), int(a.budget_chars * shrink), int(a.max_chars * shrink), avoid)
         else:
             writer = Writer(self.card, ledger, lang)
-            lead_top = 0.0
             claim = (self.leads.claims.get(plan.reading.claim)
                      if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim else None)
             if claim is not None:
                 lead = lead_block(writer, claim.lead, (claim.verdict or {}).get(lang))
             else:
                 picked = self.pick_lead(plan)
-                lead_top = max((c.cosine for c in picked), default=0.0) + a.lead_section_bonus
                 if picked:
                     lead = lead_block(writer, tuple((c.anchor, c.sentence) for c in picked))
             template = self.templates.get(plan.intent.value, lang)
@@ -325,11 +332,14 @@ class Answerer:
                 if extra:
                     body += "\n\n" + ledger.frame(f"**{label(lang, 'closest')}**") + "\n\n" + extra
                     must = self._top_markers(plan, ledger, force=True)
-            budget = int((a.budget_chars // 2 if plan.act == "simpler" else a.budget_chars) * shrink)
-            # compare / overview ask for the whole set; a scenario walkthrough already chose its lines from the story
-            floor = None if plan.act in ("compare", "overview") or plan.intent is Intent.scenario else a.support_floor
-            markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), self._relevance(plan, ledger, lead),
-                                       avoid, must, self._measure(lang), floor, lead_top)
+            full = a.budget_chars_en if lang == "en" else a.budget_chars
+            budget = int((full // 2 if plan.act == "simpler" else full) * shrink)
+            # only where one point is asked (a verdict, a definition, a reply, an example, simpler): why / how /
+            # compare / overview may want the whole set, and a scenario walkthrough chose its lines from the story
+            floor = a.support_floor if plan.act in a.floor_acts and plan.intent is not Intent.scenario else None
+            relevance, plain = self._relevance(plan, ledger, lead)
+            markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
+                                       avoid, must, self._measure(lang), floor, plain)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])

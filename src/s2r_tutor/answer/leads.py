@@ -55,6 +55,7 @@ class Leads:
                 self.leads[(topic, act)] = _refs(f"leads.{topic}.{act}", refs)
         self.claims = {cid: Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"))
                        for cid, c in data.get("claims", {}).items()}
+        self.never = _refs("never_lead", data.get("never_lead", []))
         self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]))
                         for kind, m in data.get("not_in_card", {}).items()]
         self.card = card
@@ -65,6 +66,7 @@ class Leads:
             yield f"leads.{key[0]}.{key[1]}", refs
         for cid, claim in self.claims.items():
             yield f"claims.{cid}", claim.lead
+        yield "never_lead", self.never
 
     def check(self) -> None:
         """Every referenced sentence must be on the loaded card (skipped when the card is absent:

@@ -34,13 +34,17 @@ class Candidate:
     order: int = 0  # position in its section (a lead pair is shown in card order)
 
 
-def lead_candidates(card: CardView, anchors: list[str], table: tuple[Ref, ...]) -> list[tuple[str, str, int, bool]]:
-    """(anchor, sentence, section rank, in the leads table) for every sentence that may lead."""
+def lead_candidates(card: CardView, anchors: list[str], table: tuple[Ref, ...],
+                    never: tuple[Ref, ...] = ()) -> list[tuple[str, str, int, bool]]:
+    """(anchor, sentence, section rank, in the leads table) for every sentence that may lead; `never`:
+    the card's own filler ("不需要先理解复杂公式…"), which answers nothing (data/leads.json never_lead)."""
     out: dict[tuple[str, str], tuple[str, str, int, bool]] = {}
     tabled = {(a, s) for a, p in table for s in card.sents(a) if p in s}
+    banned = {(a, s) for a, p in never for s in card.sents(a) if p in s}
     for rank, anchor in enumerate(anchors):
         for s in card.sents(anchor):
-            if len(unnumber(s)) >= MIN_LEAD_CHARS and not s.startswith("→") and (anchor, s) not in out:
+            if len(unnumber(s)) >= MIN_LEAD_CHARS and not s.startswith("→") and (anchor, s) not in out \
+                    and (anchor, s) not in banned:
                 out[(anchor, s)] = (anchor, s, rank, (anchor, s) in tabled)
     for anchor, s in tabled:
         if (anchor, s) not in out and len(unnumber(s)) >= MIN_LEAD_CHARS:
@@ -79,14 +83,14 @@ def unit_sentences(text: str, marker_sents: dict[str, list[str]]) -> list[str]:
 
 def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance: Callable[[str], float | None],
                     previous: str = "", must: frozenset[str] = frozenset(), measure: Callable[[str], int] = len,
-                    floor: float | None = None, top: float = 0.0) -> str:
+                    floor: float | None = None, plain: Callable[[str], float | None] | None = None) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
     `must` markers is kept over the budget (never over `max_chars`). `measure` counts a line's length
     in the language the reader will see. `floor`: lines scoring more than this below the best line
-    are left to the sources, whatever the budget (the rest of a list the question did not ask about);
-    `top`: the lead's own score, when it is the best.
+    are left to the sources, whatever the budget (the rest of a list the question did not ask about),
+    compared by `plain(line)` (relevance without the lead-section bonus) when given.
     A lead sentence that a body line repeats is taken out of that line."""
     said = core(lead)
     before = core(previous)
@@ -104,32 +108,37 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             # a whole lead sentence repeated inside a longer line is taken out of it (a clause is not)
             if p in u.text and p[-1] in "。！？" and core(u.text.replace(p, "")):
                 u.text = re.sub(r"\s{2,}", " ", u.text.replace(p, ""))
-    groups: list[tuple[list[int], int]] = []  # (unit indexes: pending headings + the line, line index)
-    pending: list[int] = []
+    groups: list[tuple[list[int], int]] = []  # (unit indexes: the line's heading + the line, line index)
+    heading: int | None = None
     for i, u in enumerate(us):
         if u.heading:
-            pending = [i]
+            heading = i
             continue
-        pending = [p for p in pending if us[p].para == u.para or (us[p].alone and us[p].para == u.para - 1)]
-        groups.append((pending + [i], i))
-        pending = []
+        # a heading introduces its own paragraph, or the next one when it stands alone
+        if heading is not None and not (us[heading].para == u.para or (us[heading].alone and us[heading].para == u.para - 1)):
+            heading = None
+        groups.append(([heading, i] if heading is not None else [i], i))
     length = measure(lead)
-    # None: a line written for this question (a scenario's check): kept like a must line
-    rel = [relevance(us[line].text) for _, line in groups]
-    top = max([top, *(r for r in rel if r is not None)])
+    # None: a line written for this question (a scenario's check) or a table: kept like a must line
+    table = [us[line].text.lstrip().startswith("|") for _, line in groups]
+    rel = [None if t else relevance(us[line].text) for t, (_, line) in zip(table, groups)]
+    own = [None if t else (plain or relevance)(us[line].text) for t, (_, line) in zip(table, groups)]
+    top = max([r for r in rel if r is not None], default=0.0)
+    best_own = max([r for r in own if r is not None], default=0.0)
+    always = [r is None and not t for r, t in zip(rel, table)]  # a table is kept like a must line (within max_chars)
     rel = [top + 1.0 if r is None else r for r in rel]
     order = sorted(range(len(groups)), key=lambda g: (-rel[g], g))
     keep: set[int] = set()
     for g in order:
         idx, line = groups[g]
-        forced = rel[g] > top or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
-        if floor is not None and rel[g] < top - floor and not forced:
+        forced = always[g] or table[g] or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
+        if floor is not None and own[g] is not None and own[g] < best_own - floor and not forced:
             continue
         c = core(us[line].text)
         if c and (c in said or (before and c in before)):
             continue
         extra = sum(measure(us[i].text) + 1 for i in idx if i not in keep)
-        if (keep or lead) and length + extra > (max_chars if forced else budget):
+        if (keep or lead) and not always[g] and length + extra > (max_chars if forced else budget):
             continue
         keep.update(idx)
         length += extra

@@ -100,6 +100,7 @@ class AnswerSettings(BaseModel):
                                      "card term) is answered when its nearest labelled questions give out_of_scope at "
                                      "most this share of the vote (dev sets: refused in-scope questions had 0.0, the "
                                      "softly refused out-of-scope ones 0.16 or more, leave-one-out)")
+    neighbour_min_chars: int = Field(6, gt=0, description="... and the question has at least this many letters of its own")
     neighbour_min_cosine: float = Field(0.90, ge=0, le=1, description="... and the nearest one is at least this close")
     followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
                                     "what first, tell the customer) after an answer is a follow-up of it")

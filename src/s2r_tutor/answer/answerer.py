@@ -18,7 +18,7 @@ from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, lead_block
-from .followups import CONTINUATION, context_for, focus_for, ordinal
+from .followups import CONTINUATION, EXCEPT, context_for, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -122,7 +122,11 @@ class Answerer:
         scope = decide_scope(question, dense=dense, specific_rule=specific, complaint=complaint,
                              min_dense=s.refusal_min_dense, evidence=self.vocab.evidence(question))
         in_scope, reason = scope.in_scope, scope.reason
-        if not in_scope and self._neighbours_in_scope(reading, reason, complaint):
+        # a follow-up's vector is mostly the earlier question's, and a bare "为什么？" / "第二种呢" has no
+        # topic of its own: the neighbours only speak for a question that stands on its own
+        alone = (not ctx.is_followup and not CONTINUATION.search(q) and ordinal(question) is None
+                 and len(re.sub(r"\W", "", question)) >= s.answer.neighbour_min_chars)
+        if not in_scope and alone and self._neighbours_in_scope(reading, reason, complaint):
             in_scope, reason = True, "neighbours"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             if specific or CONTINUATION.search(q) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
@@ -248,10 +252,14 @@ class Answerer:
                 break
         cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors),
                                 self.leads.never)
-        if plan.focus.anchors:  # "除了省钱…", "the second one": only the part the question singles out
+        fq = fold(plan.focus.question)
+        if plan.focus.anchors and (EXCEPT.search(fq) or ordinal(plan.focus.question) is not None or plan.previous_answer):
+            # "除了省钱…", "the second one", a follow-up of a singled-out part: only that part may lead
             cands = [c for c in cands if c[0] in plan.focus.anchors or c[3]]
+        if plan.focus.anchors:  # a part named in passing ("为了省钱换了电机") is only a prior
             cands += lead_candidates(self.card, [x for x in sorted(plan.focus.anchors) if x not in anchors], (),
                                      self.leads.never)
+            cands = [(x, s_, r, t or x in plan.focus.anchors) for x, s_, r, t in cands]
         if not cands:
             return []
         cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv)

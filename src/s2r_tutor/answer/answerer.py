@@ -256,10 +256,10 @@ class Answerer:
         if plan.focus.anchors and (EXCEPT.search(fq) or ordinal(plan.focus.question) is not None or plan.previous_answer):
             # "除了省钱…", "the second one", a follow-up of a singled-out part: only that part may lead
             cands = [c for c in cands if c[0] in plan.focus.anchors or c[3]]
-        if plan.focus.anchors:  # a part named in passing ("为了省钱换了电机") is only a prior
             cands += lead_candidates(self.card, [x for x in sorted(plan.focus.anchors) if x not in anchors], (),
                                      self.leads.never)
-            cands = [(x, s_, r, t or x in plan.focus.anchors) for x, s_, r, t in cands]
+        # a part named in passing ("为了省钱换了电机", "replace safety validation") does not steer the lead:
+        # dev holdout7 b7-050/053/120/122 led with the cost or safety section when it did
         if not cands:
             return []
         cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv)

@@ -58,9 +58,9 @@ def test_budget_is_counted_in_the_shown_language():
 
 
 def test_a_body_line_that_says_the_lead_and_more_leads_instead():
-    body = "原因：\n\n- **A · 成本**：头一句：项目一、项目二。答案的那一句。 [1]\n- 别的一句 [2]"
-    out = assemble_ranked("答案的那一句。 [1]", body, 500, 900, lambda line: 0.9)
-    assert out.startswith("**A · 成本**：头一句") and out.count("答案的那一句") == 1
+    body = "原因：\n\n- **A · 成本**：头一句：项目一、项目二。这就是回答问题的那一句。 [1]\n- 别的一句 [2]"
+    out = assemble_ranked("这就是回答问题的那一句。 [1]", body, 500, 900, lambda line: 0.9)
+    assert out.startswith("**A · 成本**：头一句") and out.count("回答问题的那一句") == 1
 
 
 def test_never_lead_sentences_are_checked_at_load(tutor):

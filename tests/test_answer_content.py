@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import re
+
 import pytest
 
 from s2r_tutor.answer import render_text
@@ -48,8 +50,12 @@ def test_intent_answers_in_both_languages(tutor, question, intent, phrases):
     # An English answer shows the aligned English (issue 17); the card's Chinese it renders is in
     # the citations' quotes, so the key phrases are looked for there.
     shown = answer.answer + " " + " ".join(c.quote for c in answer.citations if answer.language == "en")
-    for p in phrases:
-        assert p in shown, p
+    if answer.language == "zh":
+        for p in phrases:
+            assert p in shown, p
+    else:  # the aligned English runs ~2.8x the Chinese: the 900-character cap leaves some lines to the sources
+        assert sum(p in shown for p in phrases) * 2 >= len(phrases), phrases
+    assert len(re.sub(r"\s*\[\d+\]", "", answer.answer)) <= 900
     if answer.language == "en":
         assert chinese_share(answer.answer) <= 0.25
     assert answer.followups and all(f != question for f in answer.followups)
@@ -60,6 +66,11 @@ def test_intent_answers_in_both_languages(tutor, question, intent, phrases):
 def test_rl_table_every_cell_cited_and_bottom_line(tutor, question):
     answer = tutor.ask(question)
     rows = [ln for ln in answer.answer.splitlines() if ln.startswith("|")]
+    if answer.language == "en" and not rows:
+        # the table's aligned English runs past the 900-character cap: the difference leads, the table
+        # stays in the sources
+        assert "≠" in answer.answer.split("\n\n")[0] and len(re.sub(r"\s*\[\d+\]", "", answer.answer)) <= 900
+        return
     assert len(rows) == 6  # header, separator, four rows
     for row in rows[2:]:
         cells = [c.strip() for c in row.strip("|").split("|")]
@@ -70,9 +81,21 @@ def test_rl_table_every_cell_cited_and_bottom_line(tutor, question):
     assert "可以在仿真或真实环境中训练" in shown
 
 
-# The per-phrase scenario list and the "besides cost" focus test were replaced in issue 14 by threshold
-# tests over the eval sets (tests/test_rules_data.py): the EXCEPT rule family was pruned after ablation
-# (removing it moved no dev set), and story -> gap factors is read from labelled stories, not cue lists.
+# The per-phrase scenario list was replaced in issue 14 by threshold tests over the eval sets
+# (tests/test_rules_data.py): story -> gap factors is read from labelled stories, not cue lists.
+
+
+@pytest.mark.parametrize("question,history", [
+    ("除了省钱，还有别的好处吗", [{"role": "user", "content": "为什么要先在仿真里训练？"}]),
+    ("Besides cost, what other benefits does simulation have?", []),
+])
+def test_besides_one_aspect_gives_the_others(tutor, question, history):
+    """"Besides X" asks for the rest of the list: X neither leads nor is cited (the lead is chosen by
+    score, which alone would pick the named aspect)."""
+    cited = {c.chunk_id for c in tutor.ask(question, history).citations}
+    assert "04-08#why-simulation-cost" not in cited
+    others = {"04-08#why-simulation-safety", "04-08#why-simulation-scale", "04-08#why-simulation-control"}
+    assert len(others & cited) >= (3 if history else 2)  # English runs longer: one may be left to the sources
 
 
 def test_a_chain_of_followups_keeps_its_topic(tutor):
@@ -146,7 +169,8 @@ def test_a_story_that_names_only_the_place_gets_the_scenarios_tagged_factor(tuto
 ])
 def test_the_top_ranked_section_always_speaks(tutor, lang_question, label):
     """When the intent's builder leaves out the section search ranks first (a wrong intent on an unseen
-    phrasing), that section's sentences closest to the question are added, cited."""
+    phrasing), that section still speaks, cited: its sentence closest to the question leads (the lead is
+    scored over the top-ranked sections, issue 14), or it is added under the label."""
     from s2r_tutor.answer.answerer import Answerer
     from s2r_tutor.answer.compose import Focus
     from s2r_tutor.models import Intent
@@ -160,10 +184,14 @@ def test_the_top_ranked_section_always_speaks(tutor, lang_question, label):
     plan.act, plan.reading = "define", None  # and no lead sentence from the act
     text, citations = answerer.compose(plan, lang)
     by_id = {c.chunk_id: c for c in citations}
-    assert label in text and top.chunk_id in by_id
+    assert top.chunk_id in by_id
+    assert label in text or by_id[top.chunk_id].marker == 1  # it leads, or it is added under the label
     assert "真机安全验证仍然不可省略" in by_id[top.chunk_id].quote
-    assert text.index(label) > text.index("A · ")  # after the intent's own answer, not instead of it
-    # a question that singles out part of the material keeps the builder's choice alone
+    if label in text:
+        assert text.index(label) > text.index("A · ")  # after the intent's own answer, not instead of it
+    # a follow-up that singles out part of the material keeps the builder's choice alone (a part named
+    # only in passing does not: it no longer filters the lead, issue 14 round 2)
     plan.focus = Focus(anchors={"why-simulation-safety"}, question=lang_question)
+    plan.previous_answer = "..."
     text, citations = answerer.compose(plan, lang)
     assert label not in text and top.chunk_id not in {c.chunk_id for c in citations}

@@ -72,6 +72,8 @@ class AnswerSettings(BaseModel):
                                     "with a claim's lead only when a neighbour with that claim is this close (e5 cosines "
                                     "are compressed: on holdout4-6 claims at >= 0.935 were right, at < 0.92 mostly wrong)")
     budget_chars: int = Field(480, gt=0, description="supporting sentences are added while the answer stays this short")
+    budget_chars_en: int = Field(720, gt=0, description="the same for an English reader, counted in the English shown "
+                                 "(the card's aligned English runs ~2.8x the Chinese it renders)")
     max_chars: int = Field(900, gt=0, description="hard cap on an answer's length (supporting lines are dropped)")
     closest_sentences: int = Field(2, ge=0, description="sentences of the top-ranked section added when the topic's "
                                    "builder did not cite it")
@@ -82,6 +84,24 @@ class AnswerSettings(BaseModel):
     term_min_idf: float = Field(9.5, description="a corpus word with a jieba idf at least this is a specific in-scope term "
                                 "(质心, 辨识); docs/answering.md 'The corpus vocabulary'")
     soft_min_idf: float = Field(7.5, description="... and from this idf up an everyday word (算法, 噪声): counts, never alone")
+    lead_sections: int = Field(3, gt=0, description="the top-ranked card sections whose sentences may lead an answer")
+    lead_rank_prior: list[float] = Field(default_factory=lambda: [0.03, 0.015, 0.0], description="added to a lead "
+                                         "candidate's cosine by its section's retrieval rank (first, second, ...)")
+    lead_table_prior: float = Field(0.02, description="added when data/leads.json names the sentence for the act")
+    lead_pair_margin: float = Field(0.015, ge=0, description="a second sentence of the lead's section joins the lead "
+                                    "when it scores within this of the best")
+    lead_section_bonus: float = Field(0.03, ge=0, description="added to a supporting line's relevance when it quotes "
+                                      "the lead's section")
+    support_floor: float = Field(0.035, ge=0, description="supporting lines scoring more than this below the best one "
+                                 "are left to the sources (not for compare / overview, which ask for the whole set)")
+    floor_acts: list[str] = Field(default_factory=lambda: ["verdict", "customer_reply", "define", "simpler", "example"],
+                                  description="acts that ask one point: the support floor applies to them only")
+    neighbour_max_oos: float = Field(0.05, ge=0, le=1, description="a question the phrase rules would refuse softly (no "
+                                     "card term) is answered when its nearest labelled questions give out_of_scope at "
+                                     "most this share of the vote (dev sets: refused in-scope questions had 0.0, the "
+                                     "softly refused out-of-scope ones 0.16 or more, leave-one-out)")
+    neighbour_min_chars: int = Field(6, gt=0, description="... and the question has at least this many letters of its own")
+    neighbour_min_cosine: float = Field(0.90, ge=0, le=1, description="... and the nearest one is at least this close")
     followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
                                     "what first, tell the customer) after an answer is a follow-up of it")
 

@@ -77,7 +77,10 @@ class Tutor:
         k = self.settings.top_k if k is None else k
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise QueryError("k must be a positive whole number")
-        return self.retriever.search(self.clean_query(query), min(k, 50), mode)
+        # 系統辨識 searches as 系统辨识: the card and its index are simplified (the answerer converts too)
+        from .answer.finalize import to_simplified
+
+        return self.retriever.search(to_simplified(self.clean_query(query)), min(k, 50), mode)
 
     def clean_history(self, history: list[Turn] | list[dict] | None) -> list[Turn]:
         """Validate the earlier turns, each clipped rather than rejected when it is long: to

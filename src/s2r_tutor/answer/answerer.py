@@ -4,12 +4,13 @@ verify, and (optionally) let an LLM rephrase under the same verification."""
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 from ..errors import LLMError
 from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
-from ..text import detect_language
+from ..text import detect_language, sentences
 from ..retrieval.tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, example_vectors, load_cues, load_examples
 from .card import CardView, Writer
@@ -17,7 +18,7 @@ from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, lead_block
-from .followups import context_for, focus_for, ordinal
+from .followups import context_for, excepts, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -27,11 +28,13 @@ from .lexicon import fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .scenarios import StoryMatcher, check_scenarios, factors_for, load_stories, story_vectors
+from .select import Candidate, assemble_ranked, lead_candidates, pick_lead, unit_sentences
 from .refusal import GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
 from .vocab import CorpusVocab
 
+_CJK = re.compile(r"[\u3400-\u9fff]")
 log = logging.getLogger("s2r_tutor.answer")
 _MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
 _MISSING_TEXT = {"zh": "卡片没有给出{what}。", "en": "The card does not give {what}."}
@@ -60,6 +63,7 @@ class Answerer:
         self.templates = Templates(self.settings.prompts_dir)
         self.card = CardView(tutor.chunks)
         self._sent_vecs: dict = {}
+        self._ratio: float | None = None
         self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict),
                                  term_min_idf=self.settings.answer.term_min_idf,
                                  soft_min_idf=self.settings.answer.soft_min_idf)
@@ -123,6 +127,12 @@ class Answerer:
         scope = decide_scope(question, dense=dense, specific_rule=specific, complaint=complaint,
                              min_dense=s.refusal_min_dense, evidence=self.vocab.evidence(question))
         in_scope, reason = scope.in_scope, scope.reason
+        # a follow-up's vector is mostly the earlier question's, and a bare "为什么？" / "第二种呢" has no
+        # topic of its own: the neighbours only speak for a question that stands on its own
+        alone = (not ctx.is_followup and ordinal(question) is None
+                 and len(re.sub(r"\W", "", question)) >= s.answer.neighbour_min_chars)
+        if not in_scope and alone and self._neighbours_in_scope(reading, reason, complaint):
+            in_scope, reason = True, "neighbours"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             if specific or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
                 in_scope, reason = True, "follow-up"
@@ -151,12 +161,28 @@ class Answerer:
         focus.act = act
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             focus.factors = self.stories.match(qv, focus.question)
-        missing = self.leads.missing_kind(fold(question)) if act == "not_in_card" else None
+        asks_missing = self.leads.missing_kind(fold(question))
+        if in_scope and not ctx.is_followup and asks_missing is not None and asks_missing.decisive:
+            # a duration, a vendor, a ranking or a success rate is never on the card: near neighbours that
+            # are yes/no questions about the same topic must not turn it into a canned verdict
+            act = focus.act = "not_in_card"
+        missing = asks_missing if act == "not_in_card" else None
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
         previous = next((t.content for t in reversed(history) if t.role == "assistant"), "") if ctx.is_followup else ""
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv)
+
+    def _neighbours_in_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
+        """The phrase rules found no card term, but the labelled questions nearest to this one are all
+        in scope ("随机范围是不是越大越好？", "看完这个还应该接着看哪些卡？", a lidar swap story): the
+        neighbours' vote rescues a soft refusal. Never an injection, an off-card request, or a foreign
+        topic that is not a customer's symptom-after-a-change story."""
+        a = self.settings.answer
+        if reason not in ("weak-low", "no-term") and not (reason == "foreign" and complaint):
+            return False
+        return (reading.acts.get("out_of_scope", 1.0) <= a.neighbour_max_oos
+                and reading.best_cosine >= a.neighbour_min_cosine)
 
     def _sentence_scores(self, question: str, sents: list[str], qv=None) -> list[float]:
         """Cosine of each sentence to the question (generic answers); sentence vectors are cached, and
@@ -206,8 +232,86 @@ class Answerer:
         extra = build_generic(ledger, chunks, plan.focus.question, lang, scorer=self._scores(plan), max_sentences=n)
         return extra["points"]
 
-    def compose(self, plan: Plan, lang: str, generic: bool | None = None, avoid: str = "") -> tuple[str, list]:
-        """`avoid`: a previous answer whose lines are left out (a follow-up must not repeat it verbatim)."""
+    def _measure(self, lang: str):
+        """A line's length as the reader will see it: an English reader gets the card's aligned English,
+        which runs `en_ratio` times the Chinese it replaces; what is already English (labels, a scenario's
+        checks) counts as it is."""
+        if lang != "en":
+            return len
+        ratio = self._en_ratio()
+        return lambda text: int(len(text) + (ratio - 1) * len(_CJK.findall(text)))
+
+    def _en_ratio(self) -> float:
+        if self._ratio is None:
+            zh = en = 0
+            for c in self.tutor.chunks:
+                if c.doc_id == self.card.doc_id and c.sentences_en:
+                    zh += sum(len(x) for x in sentences(c.text))
+                    en += sum(len(x) + 1 for x in c.sentences_en)
+            self._ratio = en / zh if zh and en else 1.0
+        return self._ratio
+
+    def pick_lead(self, plan: Plan) -> list[Candidate]:
+        """The card sentence that answers the act: the best of the top-ranked sections' sentences and
+        the leads table's sentences for (topic, act), by cosine to the question plus a section-rank and
+        a table prior (Settings.answer.lead_*); None when there is nothing to rank."""
+        a = self.settings.answer
+        anchors: list[str] = []
+        for r in plan.ranked:
+            ch = self.tutor.chunks[r.idx]
+            if ch.doc_id == self.card.doc_id and self.card.chunk(ch.anchor) is not None and ch.anchor not in anchors:
+                anchors.append(ch.anchor)
+            if len(anchors) == a.lead_sections:
+                break
+        cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors),
+                                self.leads.never)
+        if plan.focus.anchors and (excepts(plan.focus.question) or ordinal(plan.focus.question) is not None
+                                   or plan.previous_answer):
+            # "除了省钱…", "the second one", a follow-up of a singled-out part: only that part may lead
+            cands = [c for c in cands if c[0] in plan.focus.anchors or c[3]]
+            cands += lead_candidates(self.card, [x for x in sorted(plan.focus.anchors) if x not in anchors], (),
+                                     self.leads.never)
+        # a part named in passing ("为了省钱换了电机", "replace safety validation") does not steer the lead:
+        # dev holdout7 b7-050/053/120/122 led with the cost or safety section when it did
+        if not cands:
+            return []
+        cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv)
+        return pick_lead(cands, cos, a.lead_rank_prior, a.lead_table_prior, a.lead_pair_margin)
+
+    def _relevance(self, plan: Plan, ledger: Ledger, lead: str):
+        """line -> its best quoted card sentence's cosine to the question, plus lead_section_bonus when
+        it quotes the lead's section (None for an unmarked check line, which the scenario walkthrough
+        wrote for this story: always kept)."""
+        by_marker: dict[str, list[str]] = {}
+        chunks = {c.chunk_id: c for c in self.tutor.chunks}
+        for c in ledger.all():
+            ch = chunks.get(c.chunk_id)
+            if ch is not None:
+                by_marker[str(c.marker)] = sentences(ch.text)
+        lead_marks = set(re.findall(r"\[(\d+)\]", lead))
+        bonus = self.settings.answer.lead_section_bonus
+        pool = list(dict.fromkeys(s for v in by_marker.values() for s in v))
+        cos = dict(zip(pool, self._sentence_scores(plan.focus.question, pool, plan.qv))) if pool else {}
+
+        def score(line: str) -> float:
+            if "[" not in line:
+                return None
+            marks = set(re.findall(r"\[(\d+)\]", line))
+            extra = bonus if marks & lead_marks else 0.0
+            found = unit_sentences(line, by_marker)
+            if found:
+                return max(cos[s] for s in found) + extra
+            return max((cos[s] for m in marks for s in by_marker.get(m, [])), default=0.0) - 0.02 + extra
+
+        def floor_score(line: str) -> float | None:  # the floor compares lines by their own relevance only
+            r = score(line)
+            return None if r is None else r - (bonus if set(re.findall(r"\[(\d+)\]", line)) & lead_marks else 0.0)
+        return score, floor_score
+
+    def compose(self, plan: Plan, lang: str, generic: bool | None = None, avoid: str = "",
+                shrink: float = 1.0) -> tuple[str, list]:
+        """`avoid`: a previous answer whose lines are left out (a follow-up must not repeat it verbatim).
+        `shrink`: a factor on the length budget (an answer measured over max_chars is composed again)."""
         a = self.settings.answer
         ledger = Ledger()
         generic = plan.generic if generic is None else generic
@@ -224,7 +328,7 @@ class Answerer:
             values = build_generic(ledger, [self.tutor.chunks[r.idx] for r in plan.ranked], plan.focus.question, lang,
                                    scorer=self._scores(plan))
             ledger.frame(template.render(title=values["title"]))
-            markdown = assemble("", template.render(**values), a.budget_chars, a.max_chars, avoid)
+            markdown = assemble("", template.render(**values), int(a.budget_chars * shrink), int(a.max_chars * shrink), avoid)
         else:
             writer = Writer(self.card, ledger, lang)
             claim = (self.leads.claims.get(plan.reading.claim)
@@ -232,13 +336,19 @@ class Answerer:
             if claim is not None:
                 lead = lead_block(writer, claim.lead, (claim.verdict or {}).get(lang))
             elif not (plan.intent is Intent.scenario and factors_for(plan.focus)):
-                # a customer story leads with the card scenario it resembles (the walkthrough's own order)
-                lead = lead_block(writer, self.leads.lead(plan.intent, plan.act, plan.focus.anchors))
+                # a customer story with named factors keeps the walkthrough's own order (its factors first)
+                picked = self.pick_lead(plan)
+                if picked:
+                    lead = lead_block(writer, tuple((c.anchor, c.sentence) for c in picked))
             template = self.templates.get(plan.intent.value, lang)
             ledger.frame(template.framing())
             values = BUILDERS[plan.intent](writer, plan.focus)
             body = template.render(**values)
             must = self._top_markers(plan, ledger)
+            if plan.intent is Intent.scenario and factors_for(plan.focus):
+                # the card scenario the story resembles is the walkthrough's point: its line is never
+                # traded for a better-scoring support line (English scores Chinese quotes lower)
+                must |= frozenset(f"[{c.marker}]" for c in ledger.all() if "#scenario-" in c.chunk_id)
             top = self._uncited_top(plan, ledger)
             if top is not None:
                 # The topic's builder did not use the section search ranks first. Search is right far more
@@ -248,8 +358,14 @@ class Answerer:
                 if extra:
                     body += "\n\n" + ledger.frame(f"**{label(lang, 'closest')}**") + "\n\n" + extra
                     must = self._top_markers(plan, ledger, force=True)
-            budget = a.budget_chars // 2 if plan.act == "simpler" else a.budget_chars
-            markdown = assemble(lead, body, budget, a.max_chars, avoid, must)
+            full = a.budget_chars_en if lang == "en" else a.budget_chars
+            budget = int((full // 2 if plan.act == "simpler" else full) * shrink)
+            # only where one point is asked (a verdict, a definition, a reply, an example, simpler): why / how /
+            # compare / overview may want the whole set, and a scenario walkthrough chose its lines from the story
+            floor = a.support_floor if plan.act in a.floor_acts and plan.intent is not Intent.scenario else None
+            relevance, plain = self._relevance(plan, ledger, lead)
+            markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
+                                       avoid, must, self._measure(lang), floor, plain)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
@@ -292,16 +408,31 @@ class Answerer:
                 text, citations = again
         if not citations:  # nothing survived verification: fail closed
             return Draft(self.refusal(asked, lang, plan))
+        result = self._result(asked, lang, plan, text, citations, question, history)
+        shown = self._shown_len(result.answer)
+        if shown > self.settings.answer.max_chars:
+            # measured in the language shown (English runs longer than the budget's estimate): fewer
+            # supporting lines, never a cut sentence
+            again = self.compose(plan, lang, shrink=self.settings.answer.max_chars / shown * 0.9)
+            if again[1]:
+                result = self._result(asked, lang, plan, *again, question, history)
+        if self.llm is None:
+            return Draft(result)
+        return Draft(result, prepare_llm(self.templates.llm, self.tutor.chunks, result, plan.ranked, lang))
+
+    @staticmethod
+    def _shown_len(text: str) -> int:
+        return len(re.sub(r"\s*\[\d+\]", "", text))
+
+    def _result(self, asked: str, lang: str, plan: Plan, text: str, citations: list, question: str,
+                history: list[Turn]) -> Answer:
         result = Answer(question=asked, language=lang, intent=plan.intent.value, act=plan.act,
                         answer=final_render(text, citations, lang), citations=citations, refused=False,
                         followups=self._followups(plan, citations, lang, question, history),
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
         # The final render step's language pass (answer/english.py): quote_en on every citation, and
         # for an English reader the cited Chinese replaced by its aligned English.
-        result = in_reader_language(result, self.tutor.chunks)
-        if self.llm is None:
-            return Draft(result)
-        return Draft(result, prepare_llm(self.templates.llm, self.tutor.chunks, result, plan.ranked, lang))
+        return in_reader_language(result, self.tutor.chunks)
 
     def wait_llm(self, draft: Draft) -> str | LLMError | None:
         """The network part (no CPU work): the LLM's reply, or the LLMError it failed with."""

@@ -25,6 +25,7 @@ class FollowupRules:
     cue: re.Pattern[str]            # words that lean on an earlier turn
     focus_terms: tuple[tuple[re.Pattern[str], str], ...]  # named parts of an intent's material
     ordinals: tuple[tuple[re.Pattern[str], int], ...]
+    except_: re.Pattern[str]        # "besides X": the rest of the list, not X
 
 
 def parse_followups(data: dict) -> FollowupRules:
@@ -43,7 +44,13 @@ def parse_followups(data: dict) -> FollowupRules:
             raise AnswerDataError(f"{src}: ordinals[{i}]: needs a non-zero 'n'")
         alts = [z + units["zh"] for z in o.get("zh") or []] + [e + units["en"] for e in o.get("en") or []]
         ords.append((rd.compile_list(_FILE, f"ordinals[{i}]", alts), o["n"]))
-    return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords))
+    return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords),
+                         rd.compile_list(_FILE, "except", data.get("except")))
+
+
+def excepts(question: str) -> bool:
+    """"除了省钱…" / "besides cost…": the question sets a named part aside."""
+    return bool(followup_rules().except_.search(fold(question)))
 
 
 @lru_cache(maxsize=1)
@@ -62,6 +69,8 @@ def focus_for(question: str, intent: Intent) -> Focus:
     q = fold(question)
     anchors = {anchor for pat, anchor in r.focus_terms if pat.search(q)}
     options = ORDINAL_LISTS.get(intent, [])
+    if r.except_.search(q) and anchors & set(options):
+        anchors = set(options) - anchors
     n = ordinal(question)
     item = None
     if n is not None and options:

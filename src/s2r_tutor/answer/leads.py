@@ -31,6 +31,7 @@ class Missing:
     cue: re.Pattern[str]
     names: dict[str, str]
     decline: bool  # nothing on the card bears on it: decline instead of answering around it
+    decisive: bool = False  # the cue alone makes the act not_in_card, whatever the neighbours vote
 
 
 def _refs(where: str, raw) -> tuple[Ref, ...]:
@@ -55,7 +56,9 @@ class Leads:
                 self.leads[(topic, act)] = _refs(f"leads.{topic}.{act}", refs)
         self.claims = {cid: Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"))
                        for cid, c in data.get("claims", {}).items()}
-        self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]))
+        self.never = _refs("never_lead", data.get("never_lead", []))
+        self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]),
+                                bool(m.get("decisive", False)))
                         for kind, m in data.get("not_in_card", {}).items()]
         self.card = card
         self.check()
@@ -65,6 +68,7 @@ class Leads:
             yield f"leads.{key[0]}.{key[1]}", refs
         for cid, claim in self.claims.items():
             yield f"claims.{cid}", claim.lead
+        yield "never_lead", self.never
 
     def check(self) -> None:
         """Every referenced sentence must be on the loaded card (skipped when the card is absent:

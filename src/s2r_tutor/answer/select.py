@@ -1,0 +1,157 @@
+"""Which card sentence leads, and which supporting lines stay (issue 14, question-focused composition).
+
+Both choices are scored, not phrased: a sentence's score is the cosine of its stored vector (the
+index's sentence view, no embedding at answer time) to the question's vector from retrieval, plus
+a prior for the section's retrieval rank and a prior when `data/leads.json` names the sentence as
+the lead for the question's act. The lead is the best candidate among the top-ranked sections'
+sentences and the leads table's; the body keeps its builder's lines in card order, but only the
+most relevant ones that fit the length budget (a list the question did not ask about is left to the
+sources instead of being printed whole).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .card import CardView, unnumber
+from .focus import core, units
+from .leads import Ref
+
+_MARK = re.compile(r"\[(\d+)\]")
+_PIECES = re.compile(r"\s*\[\d+\]\s*|[；。、：:]|\s→\s|\*\*[^*]*\*\*")
+#: a lead must say something: not a list item ("场地"), a bare "不是。", or an arrow tag line
+MIN_LEAD_CHARS = 10
+
+
+@dataclass(frozen=True)
+class Candidate:
+    anchor: str
+    sentence: str
+    score: float
+    cosine: float = 0.0
+    order: int = 0  # position in its section (a lead pair is shown in card order)
+
+
+def lead_candidates(card: CardView, anchors: list[str], table: tuple[Ref, ...],
+                    never: tuple[Ref, ...] = ()) -> list[tuple[str, str, int, bool]]:
+    """(anchor, sentence, section rank, in the leads table) for every sentence that may lead; `never`:
+    the card's own filler ("不需要先理解复杂公式…"), which answers nothing (data/leads.json never_lead)."""
+    out: dict[tuple[str, str], tuple[str, str, int, bool]] = {}
+    tabled = {(a, s) for a, p in table for s in card.sents(a) if p in s}
+    banned = {(a, s) for a, p in never for s in card.sents(a) if p in s}
+    for rank, anchor in enumerate(anchors):
+        for s in card.sents(anchor):
+            if len(unnumber(s)) >= MIN_LEAD_CHARS and not s.startswith("→") and (anchor, s) not in out \
+                    and (anchor, s) not in banned:
+                out[(anchor, s)] = (anchor, s, rank, (anchor, s) in tabled)
+    for anchor, s in tabled:
+        if (anchor, s) not in out and len(unnumber(s)) >= MIN_LEAD_CHARS:
+            out[(anchor, s)] = (anchor, s, len(anchors), True)
+    return list(out.values())
+
+
+def pick_lead(cands: list[tuple[str, str, int, bool]], cosines: list[float], rank_prior: list[float],
+              table_prior: float, pair_margin: float = 0.0) -> list[Candidate]:
+    """The best candidate, and a second sentence of the same section when it scores within
+    `pair_margin` of it ("危险动作不能在真机上无限尝试" + "在虚拟环境里失败，不会…"), in card order."""
+    scored = sorted((Candidate(anchor, s, cos + (rank_prior[rank] if rank < len(rank_prior) else 0.0)
+                               + (table_prior if tabled else 0.0), cos, i)
+                     for i, ((anchor, s, rank, tabled), cos) in enumerate(zip(cands, cosines))), key=lambda c: -c.score)
+    if not scored:
+        return []
+    best = scored[0]
+    second = next((c for c in scored[1:] if c.anchor == best.anchor), None)
+    if second is None or second.score < best.score - pair_margin:
+        return [best]
+    return sorted([best, second], key=lambda c: c.order)
+
+
+def unit_sentences(text: str, marker_sents: dict[str, list[str]]) -> list[str]:
+    """The card sentences a body line quotes (whole, or a clause of), by its markers' chunks."""
+    pieces = [p.strip(" -*") for p in _PIECES.split(text)]
+    pieces = [p for p in pieces if len(p) >= 4]
+    found = []
+    for m in _MARK.findall(text):
+        for s in marker_sents.get(m, []):
+            plain = unnumber(s)
+            if any(p in plain or plain in p for p in pieces):
+                found.append(s)
+    return found
+
+
+def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance: Callable[[str], float | None],
+                    previous: str = "", must: frozenset[str] = frozenset(), measure: Callable[[str], int] = len,
+                    floor: float | None = None, plain: Callable[[str], float | None] | None = None) -> str:
+    """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
+    the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
+    with it; lines the lead or the previous answer already say are skipped; a line citing one of the
+    `must` markers is kept over the budget (never over `max_chars`). `measure` counts a line's length
+    in the language the reader will see. `floor`: lines scoring more than this below the best line
+    are left to the sources, whatever the budget (the rest of a list the question did not ask about),
+    compared by `plain(line)` (relevance without the lead-section bonus) when given.
+    A lead sentence that a body line repeats is taken out of that line."""
+    said = core(lead)
+    before = core(previous)
+    lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", lead) if len(p.strip()) >= MIN_LEAD_CHARS]
+    us = units(body)
+    whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)), None)
+    if whole is not None:
+        # a body line says the lead and more (the section's head, items and tail): it leads instead
+        lead = re.sub(r"^[-*]\s+", "", us[whole].text)
+        said = core(lead)
+        drop = {whole} | {i for i in range(whole) if us[i].heading and us[i].para == us[whole].para}
+        us = [u for i, u in enumerate(us) if i not in drop]
+    for u in us:
+        for p in lead_sents:
+            # a whole lead sentence repeated inside a longer line is taken out of it (a clause is not)
+            if p in u.text and p[-1] in "。！？" and core(u.text.replace(p, "")):
+                u.text = re.sub(r"\s{2,}", " ", u.text.replace(p, ""))
+    groups: list[tuple[list[int], int]] = []  # (unit indexes: the line's heading + the line, line index)
+    heading: int | None = None
+    for i, u in enumerate(us):
+        if u.heading:
+            heading = i
+            continue
+        # a heading introduces its own paragraph, or the next one when it stands alone
+        if heading is not None and not (us[heading].para == u.para or (us[heading].alone and us[heading].para == u.para - 1)):
+            heading = None
+        groups.append(([heading, i] if heading is not None else [i], i))
+    length = measure(lead)
+    # None: a line written for this question (a scenario's check) or a table: kept like a must line
+    table = [us[line].text.lstrip().startswith("|") for _, line in groups]
+    rel = [None if t else relevance(us[line].text) for t, (_, line) in zip(table, groups)]
+    own = [None if t else (plain or relevance)(us[line].text) for t, (_, line) in zip(table, groups)]
+    top = max([r for r in rel if r is not None], default=0.0)
+    best_own = max([r for r in own if r is not None], default=0.0)
+    always = [r is None and not t for r, t in zip(rel, table)]  # a table is kept like a must line (within max_chars)
+    rel = [top + 1.0 if r is None else r for r in rel]
+    order = sorted(range(len(groups)), key=lambda g: (-rel[g], g))
+    keep: set[int] = set()
+    for g in order:
+        idx, line = groups[g]
+        forced = always[g] or table[g] or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
+        if floor is not None and own[g] is not None and own[g] < best_own - floor and not forced:
+            continue
+        c = core(us[line].text)
+        if c and (c in said or (before and c in before)):
+            continue
+        extra = sum(measure(us[i].text) + 1 for i in idx if i not in keep)
+        if (keep or lead) and not always[g] and length + extra > (max_chars if forced else budget):
+            continue
+        keep.update(idx)
+        length += extra
+        said += c
+    kept = [us[i] for i in sorted(keep)]
+    while kept and kept[-1].heading:
+        kept.pop()
+    blocks: list[str] = [lead] if lead else []
+    last = None
+    for u in kept:
+        if last is not None and u.para == last and blocks:
+            blocks[-1] += "\n" + u.text
+        else:
+            blocks.append(u.text)
+        last = u.para
+    return "\n\n".join(blocks)

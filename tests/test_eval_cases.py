@@ -159,6 +159,8 @@ def test_held_out_sets_do_not_share_questions():
     for path in sorted(EVAL.glob("*.jsonl")):
         for raw in path.read_text(encoding="utf-8").splitlines():
             if raw.strip() and not raw.lstrip().startswith("#"):
-                q = normalize(json.loads(raw)["question"])
+                case = json.loads(raw)
+                # a follow-up ("举个例子呗") is a new case under a different conversation
+                q = normalize(" ".join([t["content"] for t in case.get("history", [])] + [case["question"]]))
                 assert q not in seen, f"{path.name} repeats a question of {seen[q]}"
                 seen[q] = path.name

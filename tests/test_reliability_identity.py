@@ -321,13 +321,13 @@ def test_page_reader_from_token_else_anonymous(signed):
     anonymous session that does not see it; a forged token is an anonymous session too."""
     base, web, _ = signed
     tok = token(web, "gina")
-    saved = event(base, "save_it", [SECTION, "gina 的页面笔记"], "page-gina", query=f"?reader_token={tok}")
+    saved = event(base, "save_it", [SECTION, "gina 的页面笔记", "zh"], "page-gina", query=f"?reader_token={tok}")
     assert "gina 的页面笔记" in outputs(saved)[1]
     r = httpx.get(base + "/api/notes", headers=bearer(tok), timeout=60)
     assert [n["text"] for n in r.json()["notes"]] == ["gina 的页面笔记"]
     other = with_secret(web, OTHER_SECRET)
     for session, query in [("page-anon", "?reader=gina"), ("page-forged", f"?reader_token={token(other, 'gina')}")]:
-        shown = outputs(event(base, "show", [], session, query=query))[0]
+        shown = outputs(event(base, "show", ["zh"], session, query=query))[0]
         assert "gina 的页面笔记" not in shown and "anonymous" in shown
 
 
@@ -335,12 +335,12 @@ def test_page_without_cookie_or_token_is_a_session_of_its_own(open_app):
     """R135: no secret, no cookie (a frame whose browser keeps none): each Gradio session is its own
     anonymous reader; a browser's cookie keeps its reader across sessions (page loads)."""
     base, _ = open_app
-    event(base, "save_it", [SECTION, "会话一的笔记"], "sess-one")
-    assert "会话一的笔记" not in outputs(event(base, "show", [], "sess-two"))[0]
+    event(base, "save_it", [SECTION, "会话一的笔记", "zh"], "sess-one")
+    assert "会话一的笔记" not in outputs(event(base, "show", ["zh"], "sess-two"))[0]
     cookie = {COOKIE: session_anonymous_id("x")}  # any minted-shaped id: this browser's
-    event(base, "save_it", [SECTION, "浏览器的笔记"], "sess-three", cookies=cookie)
-    assert "浏览器的笔记" in outputs(event(base, "show", [], "sess-four", cookies=cookie))[0]
-    assert "浏览器的笔记" not in outputs(event(base, "show", [], "sess-five"))[0]
+    event(base, "save_it", [SECTION, "浏览器的笔记", "zh"], "sess-three", cookies=cookie)
+    assert "浏览器的笔记" in outputs(event(base, "show", ["zh"], "sess-four", cookies=cookie))[0]
+    assert "浏览器的笔记" not in outputs(event(base, "show", ["zh"], "sess-five"))[0]
 
 
 # --------------------------------------------------------------------------- export cleanup (R136)
@@ -350,9 +350,9 @@ def test_notes_exports_are_removed_and_bounded(signed):
     and none once `notes_export_ttl_s` (2 s) has passed (finding 5: every export left a folder)."""
     base, web, tmp = signed
     q = f"?reader_token={token(web, 'hank')}"
-    event(base, "save_it", [SECTION, "导出用的笔记"], "export-hank", query=q)
+    event(base, "save_it", [SECTION, "导出用的笔记", "zh"], "export-hank", query=q)
     for _ in range(12):
-        out = outputs(event(base, "export_it", [], "export-hank", query=q))
+        out = outputs(event(base, "export_it", ["zh"], "export-hank", query=q))
         assert out[0]["value"]["path"].endswith("notes.md")
         roots = list(tmp.glob("s2r-notes-*"))
         assert len(roots) == 1 and len(list(roots[0].iterdir())) <= 2

@@ -136,7 +136,10 @@ def test_llm_url_that_cannot_work(base, template_answer, url):
 
 def test_llm_ok_is_used_and_verified(base, fake):
     """The happy path, so the faults above are known to be what made the difference."""
-    fake.mode, fake.content = "ok", "Sim2Real：先让机器人在仿真环境中学习和验证能力 [1]。"
+    # the LLM sees the template answer's citations first, in their order: cite the one that says it
+    said = "先让机器人在仿真环境中学习和验证能力"
+    n = next(i for i, c in enumerate(base.ask(QUESTION).citations, 1) if said in c.text)
+    fake.mode, fake.content = "ok", f"Sim2Real：{said} [{n}]。"
     a = with_llm(base, fake.base_url).ask(QUESTION)
     assert a.backend == "llm:fake"
     assert_verified(a, base)

@@ -252,7 +252,7 @@ def test_broken_stores_do_not_show_server_paths(tutor, settings, tmp_path):
     web = settings.model_copy(update={"study_db": db, "feedback_file": blocker / "feedback.jsonl"})
     with running(build_app(web, tutor)) as base:
         deps = {d.get("api_name"): d for d in config(base)["dependencies"]}
-        saved = gradio_event(base, {"data": ["04-08#reality-gap", "my note"], "fn_index": deps["save_it"]["id"],
+        saved = gradio_event(base, {"data": ["04-08#reality-gap", "my note", "zh"], "fn_index": deps["save_it"]["id"],
                                  "session_hash": "leak1"})
         answered = gradio_event(base, {"data": ["什么是 Sim2Real？", [], [], {}], "fn_index": deps["respond"]["id"],
                                     "session_hash": "leak2"})

@@ -18,7 +18,7 @@ from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, lead_block
-from .followups import context_for, excepts, focus_for, ordinal
+from .followups import context_for, continues, excepts, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -134,7 +134,7 @@ class Answerer:
         if not in_scope and alone and self._neighbours_in_scope(reading, reason, complaint):
             in_scope, reason = True, "neighbours"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
-            if specific or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
+            if specific or continues(question) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
                 in_scope, reason = True, "follow-up"
         # a follow-up's vector is mostly the earlier question's, so its topic vote would be the old topic
         votes = {} if ctx.is_followup else {Intent(k): v * s.answer.intent_vote_weight

@@ -26,6 +26,7 @@ class FollowupRules:
     focus_terms: tuple[tuple[re.Pattern[str], str], ...]  # named parts of an intent's material
     ordinals: tuple[tuple[re.Pattern[str], int], ...]
     except_: re.Pattern[str]        # "besides X": the rest of the list, not X
+    continuation: re.Pattern[str]   # "再具体说说", "go on": asks more of the earlier topic
 
 
 def parse_followups(data: dict) -> FollowupRules:
@@ -45,7 +46,13 @@ def parse_followups(data: dict) -> FollowupRules:
         alts = [z + units["zh"] for z in o.get("zh") or []] + [e + units["en"] for e in o.get("en") or []]
         ords.append((rd.compile_list(_FILE, f"ordinals[{i}]", alts), o["n"]))
     return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords),
-                         rd.compile_list(_FILE, "except", data.get("except")))
+                         rd.compile_list(_FILE, "except", data.get("except")),
+                         rd.compile_list(_FILE, "continuation", data.get("continuation")))
+
+
+def continues(question: str) -> bool:
+    """"再具体说说" / "go on": the turn asks for more of the earlier topic, whatever its own words."""
+    return bool(followup_rules().continuation.search(fold(question)))
 
 
 def excepts(question: str) -> bool:

@@ -10,16 +10,8 @@ import httpx
 import pytest
 
 from s2r_tutor.web.cardpage import MAX_QUOTE_CHARS, card_page
-from s2r_tutor.web.server import build_app, running
 
 XSS = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(scope="module")
-def base_url(settings, tutor, tmp_path_factory):
-    web = settings.model_copy(update={"feedback_file": tmp_path_factory.mktemp("var") / "feedback.jsonl"})
-    with running(build_app(web, tutor)) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +86,34 @@ def test_card_markdown_stays_text(tutor):
     assert "<img" not in main and "<script" not in main and "href" not in main
     assert marks(page) == ["前言"]
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+@pytest.mark.reliability("R164")
+def test_the_page_is_rendered_off_the_event_loop_and_cached(client):
+    """R164: the page is built in the runtime's bounded worker threads, not on the event loop (a /card
+    flood stalled every route: /healthz 2 s), and a page asked again comes from the cache; the page
+    sends no Referer for its stylesheet (a long quote in the URL was sent twice, over the head limit)."""
+    import threading
+
+    from s2r_tutor.web import cardpage
+
+    seen: list[str] = []
+    real = cardpage.card_page
+
+    def spy(*args, **kw):
+        seen.append(threading.current_thread().name)
+        return real(*args, **kw)
+
+    cardpage._page.cache_clear()
+    cardpage.card_page = spy
+    try:
+        params = {"section": "reality-gap", "quote": "仿真中的摩擦系数可能不准"}
+        first = client.get("/card/04-08", params=params)
+        again = client.get("/card/04-08", params=params)
+    finally:
+        cardpage.card_page = real
+    assert first.status_code == again.status_code == 200 and first.text == again.text
+    assert marks(first.text)
+    assert len(seen) == 1 and seen[0].startswith("AnyIO worker thread"), seen  # not the event loop's thread
+    assert cardpage._page.cache_info().hits >= 1
+    assert '<meta name="referrer" content="no-referrer">' in first.text

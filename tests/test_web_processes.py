@@ -71,3 +71,40 @@ def test_worker_processes_leave_with_a_killed_server(settings, tmp_path):
     for pid in alive:  # never leave one behind, even when the test fails
         os.kill(pid, signal.SIGKILL)
     assert not alive, f"worker processes outlived their server: {alive}"
+
+
+@pytest.mark.reliability("R163")
+def test_a_stalled_or_killed_worker_is_replaced(settings, tutor):
+    """A worker stopped mid-life (SIGSTOP: swapping, stuck in C) fails its call with a WorkerError
+    after `worker_timeout_s` and is replaced, so the next ask is answered (before: every ask waited
+    for ever while /healthz said ok). A worker killed while idle costs no reader an error: the job
+    goes to a fresh pool (before: a 500 with a BrokenProcessPool traceback)."""
+    import os
+    import signal
+    import time
+
+    from s2r_tutor.errors import WorkerError
+
+    psutil = pytest.importorskip("psutil")
+    rt = Runtime(settings.model_copy(update={"web_processes": 1, "question_log": False, "worker_timeout_s": 3.0}),
+                 tutor)
+
+    def workers() -> list[int]:
+        return [p.pid for p in psutil.Process().children() if "spawn_main" in " ".join(p.cmdline())]
+
+    try:
+        anyio.run(rt.search, "Sim2Real", 1)
+        (stalled,) = workers()
+        os.kill(stalled, signal.SIGSTOP)
+        t0 = time.monotonic()
+        with pytest.raises(WorkerError):
+            anyio.run(rt.search, "域随机化", 1)
+        assert time.monotonic() - t0 < 10
+        assert anyio.run(rt.search, "域随机化", 1)  # a fresh worker answers
+        assert not psutil.pid_exists(stalled) or psutil.Process(stalled).status() == psutil.STATUS_ZOMBIE
+        (idle,) = workers()
+        os.kill(idle, signal.SIGKILL)
+        time.sleep(1.0)
+        assert anyio.run(rt.search, "系统辨识", 1)  # handed to a fresh pool, no error
+    finally:
+        rt.close()

@@ -62,6 +62,12 @@ class AnswerDataError(TutorError):
     part = "the answer data"
 
 
+class WorkerError(TutorError):
+    """An answer worker process died or stalled; the workers were replaced, so a retry can succeed."""
+
+    part = "the answer workers"
+
+
 def public_message(exc: TutorError) -> str:
     """What a web user may read about `exc`: its own words when it is about their input, else which
     part failed, never the details: they name server paths, so they go to the server log here."""

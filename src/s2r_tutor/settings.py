@@ -190,6 +190,9 @@ class Settings(BaseSettings):
         "its own Tutor (answers are Python-bound, so threads share one core; processes use them all). HTTP, guards, "
         "rate limits, chat sessions and the store stay in the one server process (`serve --processes N`)",
     )
+    worker_timeout_s: float = Field(
+        30.0, gt=0, le=600, description="longest wait for one call in a worker process (web_processes > 0): past "
+        "it the workers are replaced and the caller gets a 503, so a stalled worker cannot hold every ask")
     queue_max_size: int = Field(
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
     )

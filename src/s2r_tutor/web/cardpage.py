@@ -124,10 +124,29 @@ def card_page(chunks: list[Chunk], card_id: str, section: str = "", quote: str =
     title = html.escape(parts[0].title)
     return (f'<!doctype html><html lang="{t["lang"]}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta name="referrer" content="same-origin"><title>{title} · {html.escape(t["title"])}</title>'
+            f'<meta name="referrer" content="no-referrer"><title>{title} · {html.escape(t["title"])}</title>'
             '<link rel="stylesheet" href="../embed/static/card.css"></head><body><main class="s2r-card">'
             f'<header><h1>{title}</h1><p class="s2r-card-note">{html.escape(t["note"])}</p></header>'
             f'{"".join(body)}</main></body></html>')
+
+
+class _Chunks(tuple):
+    """The runtime's chunk list as a cache key: by identity (a reloaded index is a new list)."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return id(self[0]) if self else 0
+
+    def __eq__(self, other) -> bool:  # type: ignore[override]
+        return isinstance(other, _Chunks) and len(self) == len(other) and all(a is b for a, b in zip(self, other))
+
+
+@lru_cache(maxsize=256)
+def _page(chunks: _Chunks, card_id: str, section: str, quote: str, lang: str) -> str | None:
+    return card_page(list(chunks), card_id, section, quote, lang)
+
+
+def _cached_page(chunks: list[Chunk], card_id: str, section: str, quote: str, lang: str) -> str | None:
+    return _page(_Chunks(chunks), card_id, section, quote, lang)
 
 
 def missing_page(lang: str) -> str:
@@ -143,7 +162,12 @@ def install_card_page(app: FastAPI, settings: Settings, csp: str) -> None:
 
     @app.get("/card/{card_id}", include_in_schema=False)
     async def card(request: Request, card_id: str, section: str = "", quote: str = "", lang: str = "zh") -> HTMLResponse:
-        page = card_page(request.app.state.runtime.tutor.chunks, card_id, section[:200], quote, lang)
+        # Rendering the card takes milliseconds of CPU: never on the event loop (a flood of /card stalled
+        # every route, /healthz 2 s), and through the same bounded slots as an ask; a page asked again
+        # (the same source clicked by many readers) comes from a small cache.
+        runtime = request.app.state.runtime
+        page = await runtime.call(_cached_page, runtime.tutor.chunks, card_id, section[:200],
+                                  quote if len(quote) <= MAX_QUOTE_CHARS else "", "en" if lang == "en" else "zh")
         if page is None:
             return HTMLResponse(missing_page(lang), status_code=404, headers=headers)
         return HTMLResponse(page, headers=headers)

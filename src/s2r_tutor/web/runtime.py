@@ -31,6 +31,7 @@ from typing import TypeVar
 
 import anyio
 
+from ..errors import WorkerError
 from ..models import Answer, Hit, Turn
 from ..settings import Settings
 from ..tutor import Tutor
@@ -96,17 +97,40 @@ class Runtime:
         return self._pool
 
     async def _in_process(self, fn: Callable[..., T], *args) -> T:
-        """`fn(*args)` in a worker process, holding a CPU slot like `call`. When a worker was killed
-        (the pool is broken) this call fails and the next one starts a fresh pool."""
+        """`fn(*args)` in a worker process, holding a CPU slot like `call`. A pool found broken when the
+        job is handed over never ran it: the job goes to a fresh pool once. A worker that dies during
+        the job, or takes longer than `worker_timeout_s` (stopped, swapping, stuck in C), fails this
+        call with a `WorkerError` (a 503, a message in the chat) and the workers are replaced, so one
+        stall cannot hold every later ask."""
         async with self.limiter:
-            pool = self._processes()
-            try:
-                return await asyncio.wrap_future(pool.submit(fn, *args))
-            except BrokenProcessPool:
-                log.error("an answer worker process died; starting new ones")
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+            for attempt in (1, 2):
+                pool = self._processes()
+                try:
+                    future = pool.submit(fn, *args)
+                except BrokenProcessPool:
+                    self._replace(pool, "an answer worker process had died")
+                    if attempt == 2:
+                        raise WorkerError("the answer workers could not be started") from None
+                    continue
+                try:
+                    return await asyncio.wait_for(asyncio.wrap_future(future), self.settings.worker_timeout_s)
+                except BrokenProcessPool:
+                    self._replace(pool, "an answer worker process died during a call")
+                    raise WorkerError("an answer worker process died during the call") from None
+                except asyncio.TimeoutError:
+                    self._replace(pool, f"an answer worker took over {self.settings.worker_timeout_s:g} s", kill=True)
+                    raise WorkerError(f"an answer worker took over {self.settings.worker_timeout_s:g} s") from None
+        raise AssertionError("unreachable")
+
+    def _replace(self, pool: ProcessPoolExecutor, why: str, kill: bool = False) -> None:
+        """Drop `pool`; the next call starts fresh workers. `kill`: its workers may still be running."""
+        log.error("%s; starting new ones", why)
+        if self._pool is pool:
+            self._pool = None
+        if kill:  # a stalled worker never reads its queue again: shutdown alone would leave it
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -114,7 +114,10 @@
 
   // "Open in card": the read-only card page (/card/{card id}) in a new tab, at the cited section,
   // with the quote marked there by the server (#15). Built as an attribute, never as markup.
-  var MAX_QUOTE = 1000;  // the card page ignores longer quotes (web/cardpage.py MAX_QUOTE_CHARS)
+  // A quote's first 200 characters mark it well enough (any prefix of a card span is a card span), and
+  // keep the link short: 1000 Chinese characters were 9 kB of URL, which with a portal's large cookies
+  // went over the server's 16 kB request-head limit (R162). The card page ignores quotes over 1000.
+  var MAX_QUOTE = 200;
   function cardLink(c) {
     var id = String(c.chunk_id || ""), hash = id.indexOf("#");
     if (hash <= 0) return null;

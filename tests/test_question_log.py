@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from functools import partial
 
 import anyio
 import pytest
@@ -146,3 +147,27 @@ def test_api_and_widget_asks_are_told_apart(tmp_path, tutor):
     rows = ql.rows(open_store(settings))
     assert [r["source"] for r in rows] == ["api", "widget"]
     assert "10.1.2.3" not in json.dumps(rows, default=str) and "testclient" not in json.dumps(rows, default=str)
+
+
+@pytest.mark.reliability("R165")
+def test_an_ask_flood_drops_rows_past_the_backlog_instead_of_pausing_the_log(tmp_path, tutor):
+    """R165: 60 answers logged at once with a backlog of 8: the rows past it are dropped and counted,
+    the rest are written, and the log is not paused (before: the waiting writes queued on SQLite's
+    lock until one timed out, which paused the log for everyone for 30 s; a second burst lost 875
+    of 2,778 rows)."""
+    settings = tutor.settings.model_copy(update={"database_url": f"sqlite:///{tmp_path / 's.sqlite3'}",
+                                                 "question_log_backlog": 8})
+    runtime = Runtime(settings, tutor)
+    answer = tutor.ask("什么是 Sim2Real？")
+
+    async def burst():
+        async with anyio.create_task_group() as tg:
+            for _ in range(60):
+                tg.start_soon(partial(runtime.log_question, answer, 0.01, source="api"))
+
+    anyio.run(burst)
+    written = len(ql.rows(open_store(settings)))
+    assert runtime.log_dropped > 0 and written + runtime.log_dropped == 60 and written >= 8
+    assert runtime._log_paused_until == 0.0  # nothing timed out
+    anyio.run(partial(runtime.log_question, answer, 0.01, source="api"))  # and the next ask is logged
+    assert len(ql.rows(open_store(settings))) == written + 1

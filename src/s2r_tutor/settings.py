@@ -294,6 +294,9 @@ class Settings(BaseSettings):
     question_log: bool = Field(True, description="record every ask (question, intent, refusal, scores, cited "
                                "sections, latency, hashed reader id) for `s2r-tutor insights` and /admin")
     question_log_days: int = Field(90, gt=0, description="question-log rows older than this many days are purged")
+    question_log_backlog: int = Field(
+        64, gt=0, description="question-log rows waiting to be written at most; past it a row is dropped and "
+        "counted, so an ask flood cannot queue writes until the database lock times out and pauses the log")
     admin_token: SecretStr | None = Field(
         None, description="token for the /admin insights page (Bearer header or its login form); None turns /admin off"
     )

@@ -83,6 +83,9 @@ class Runtime:
         self._llm_limiter: anyio.CapacityLimiter | None = None
         self._question_log = None
         self._log_paused_until = 0.0
+        self._log_waiting = 0
+        self._log_limiter: anyio.CapacityLimiter | None = None
+        self.log_dropped = 0  # rows not written because `question_log_backlog` were already waiting
         self._pool: ProcessPoolExecutor | None = None
 
     def _processes(self) -> ProcessPoolExecutor | None:
@@ -183,6 +186,15 @@ class Runtime:
         pool: it waits on the database, not on a core. `source` "warmup" is the server's own."""
         if not self.settings.question_log or source == "warmup" or time.monotonic() < self._log_paused_until:
             return
+        if self._log_waiting >= self.settings.question_log_backlog:
+            # an ask flood: every waiting write holds a thread and the database lock grows a queue until a
+            # write times out (5 s) and pauses the whole log for everyone; drop this one row instead
+            self.log_dropped += 1
+            if self.log_dropped in (1, 10, 100) or self.log_dropped % 1000 == 0:
+                log.warning("question log: %d rows dropped so far (more than %d waiting to be written)",
+                            self.log_dropped, self.settings.question_log_backlog)
+            return
+        self._log_waiting += 1
         try:
             if self._question_log is None:
                 from ..store import open_store
@@ -190,12 +202,18 @@ class Runtime:
 
                 store = await anyio.to_thread.run_sync(open_store, self.settings)
                 self._question_log = QuestionLog(store, self.settings.question_log_days)
+            if self._log_limiter is None:  # created inside the server's event loop
+                self._log_limiter = anyio.CapacityLimiter(2)
+            # two writer threads at most: the rest wait here (no thread held), not on the database's lock,
+            # and the default thread pool stays free for notes, progress and Gradio's handlers
             await anyio.to_thread.run_sync(partial(self._question_log.record, answer, latency_s,
-                                                   source=source, reader=reader))
+                                                   source=source, reader=reader), limiter=self._log_limiter)
         except Exception as exc:  # noqa: BLE001 - the reader still gets the answer
             # A store that is down would add its connect timeout to every answer: pause the log a while.
             self._log_paused_until = time.monotonic() + LOG_PAUSE_S
             log.warning("question log: could not record an ask (pausing the log for %d s): %s", LOG_PAUSE_S, exc)
+        finally:
+            self._log_waiting -= 1
 
     async def search(self, query: str, k: int) -> list[Hit]:
         if self.settings.web_processes:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from s2r_tutor.answer.leads import Leads
-from s2r_tutor.answer.select import assemble_ranked, pick_lead
+from s2r_tutor.answer.select import assemble_ranked, lead_candidates, pick_lead, pick_sides, with_predecessors
 from s2r_tutor.errors import AnswerDataError
 
 EVAL = Path(__file__).parent / "eval"
@@ -111,3 +111,66 @@ def test_search_reads_traditional_characters(tutor):
     trad = [h.chunk_id for h in tutor.search("請問系統辨識是什麼意思？", 3)]
     simp = [h.chunk_id for h in tutor.search("请问系统辨识是什么意思？", 3)]
     assert trad == simp and trad[0] == "04-08#system-identification"
+
+
+# -- blind 8 composition faults (helper ans9a) -----------------------------------------------------
+def test_a_lead_pair_is_two_neighbouring_sentences_never_a_splice():
+    cands = [("a", "第一句，离得很远的一句。", 0, False), ("a", "中间的一句，并不相关。", 0, False),
+             ("a", "第三句，和第一句分数接近。", 0, False)]
+    pair = pick_lead(cands, [0.90, 0.50, 0.899], [0.0], 0.0, pair_margin=0.05)
+    assert [c.sentence for c in pair] == ["第一句，离得很远的一句。"]
+
+
+def test_pick_sides_leads_with_both_sides_of_a_comparison():
+    cands = [("x", "X 的一句话，足够长。", 0, False), ("x", "X 的另一句，差一点。", 0, False),
+             ("y", "Y 的一句话，足够长。", 1, False)]
+    both = pick_sides(cands, [0.90, 0.80, 0.85], ["x", "y"])
+    assert [c.anchor for c in both] == ["x", "y"] and both[0].sentence == "X 的一句话，足够长。"
+    assert pick_sides(cands, [0.9, 0.8, 0.85], ["x", "z"]) == []  # a side with no sentence: lead by score
+
+
+def test_a_sentence_opening_with_a_connective_brings_its_predecessor(tutor):
+    from s2r_tutor.answer.card import CardView
+
+    card = CardView(tutor.chunks)
+    openers = Leads(card).openers
+    refs = with_predecessors(card, (("plain-language", "因此工程师"),), openers)
+    assert refs[0][1].startswith("场景：") and refs[1] == ("plain-language", "因此工程师")
+    assert with_predecessors(card, (("summary", "可以理解为"),), openers) == (("summary", "可以理解为"),)
+    with pytest.raises(AnswerDataError, match="dependent_openers"):
+        Leads(card, json.dumps({"dependent_openers": ["但", ""]}))
+
+
+def test_list_items_that_name_no_subject_never_lead(tutor):
+    from s2r_tutor.answer.card import CardView
+
+    card = CardView(tutor.chunks)
+    assert "可以在仿真或真实环境中训练" in card.dependent_items("rl-vs-sim2real")  # under "**强化学习**"
+    assert "世界模型与真实环境的差异" in card.dependent_items("physical-system")  # a term of an enumeration
+    assert not card.dependent_items("why-hard")  # numbered statements may lead
+    leads = [s for _, s, _, _ in lead_candidates(card, ["rl-vs-sim2real", "physical-system"], ())]
+    assert "可以在仿真或真实环境中训练" not in leads and "世界模型与真实环境的差异" not in leads
+
+
+def test_no_framing_verdict_from_a_neighbour_on_a_follow_up(tutor):
+    history = [{"role": "user", "content": "真机微调是啥"},
+               {"role": "assistant", "content": "就是先在仿真中学习，再用少量真实数据继续调整策略。"}]
+    a = tutor.ask("那还要仿真干嘛，全用真机数据不就完了", history)
+    assert not a.answer.startswith(("**可以", "可以"))
+
+
+def test_simpler_is_shorter_and_stays_on_the_topic(tutor):
+    history = [{"role": "user", "content": "世界模型和sim2real是一回事吗"},
+               {"role": "assistant", "content": "两者相关但不同：世界模型关注状态与动作结果的预测，Sim2Real 关注仿真中学到的能力在真实世界是否仍然成立。"}]
+    a = tutor.ask("再说简单点", history)
+    assert "世界模型" in a.answer.split("\n\n")[0] and _shown(a.answer) < _shown(history[1]["content"]) * 1.5
+
+
+def test_walkthrough_lines_follow_the_act(tutor):
+    story = "客户说他们的四足在我们展厅走得好好的，一拉到他们厂里就老摔，厂里是那种环氧地坪，有点滑。"
+    why = tutor.ask(story + "为什么会这样？")
+    assert "重点不是问客户" not in why.answer and "真机安全验证" not in why.answer
+    first = tutor.ask(story + "我第一步应该查什么？")
+    assert "核对" in first.answer
+    reply = tutor.ask("那怎么跟客户讲", [{"role": "user", "content": story}, {"role": "assistant", "content": first.answer}])
+    assert "解决方案人员要知道" in reply.answer and "最贴近的一节" not in reply.answer

@@ -90,6 +90,9 @@ class AnswerSettings(BaseModel):
     lead_table_prior: float = Field(0.02, description="added when data/leads.json names the sentence for the act")
     lead_pair_margin: float = Field(0.015, ge=0, description="a second sentence of the lead's section joins the lead "
                                     "when it scores within this of the best")
+    lead_fixed_margin: float = Field(0.015, ge=0, description="a claim's or a table-first act's fixed lead is used only "
+                                     "when its best sentence's cosine to the question is within this of the best-scoring "
+                                     "candidate's (a neighbour's claim of the wrong polarity, blind 8 b8-036)")
     lead_section_bonus: float = Field(0.03, ge=0, description="added to a supporting line's relevance when it quotes "
                                       "the lead's section")
     support_floor: float = Field(0.035, ge=0, description="supporting lines scoring more than this below the best one "

@@ -28,7 +28,7 @@ from .lexicon import fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .scenarios import StoryMatcher, check_scenarios, factors_for, load_stories, story_vectors
-from .select import Candidate, assemble_ranked, lead_candidates, pick_lead, unit_sentences
+from .select import Candidate, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
 from .refusal import GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
@@ -170,6 +170,7 @@ class Answerer:
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
         previous = next((t.content for t in reversed(history) if t.role == "assistant"), "") if ctx.is_followup else ""
+        focus.followup = bool(previous)
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv)
 
@@ -212,6 +213,10 @@ class Answerer:
         if not plan.ranked or plan.focus.anchors or plan.focus.item is not None:
             return None
         top = self.tutor.chunks[plan.ranked[0].idx]
+        if plan.intent is Intent.scenario and top.anchor.startswith("scenario-") and factors_for(plan.focus):
+            # the walkthrough chose its card scenario from the story's factors: another scenario search
+            # ranks first is not "the closest section" (blind 8 b8-003, b8-017)
+            return None
         cited = {c.chunk_id.split("#", 1)[1] for c in ledger.all()}
         if top.doc_id != self.card.doc_id or any(a == top.anchor or a.startswith(f"{top.anchor}-") for a in cited):
             return None
@@ -251,10 +256,11 @@ class Answerer:
             self._ratio = en / zh if zh and en else 1.0
         return self._ratio
 
-    def pick_lead(self, plan: Plan) -> list[Candidate]:
+    def pick_lead(self, plan: Plan, table: bool = True) -> list[Candidate]:
         """The card sentence that answers the act: the best of the top-ranked sections' sentences and
         the leads table's sentences for (topic, act), by cosine to the question plus a section-rank and
-        a table prior (Settings.answer.lead_*); None when there is nothing to rank."""
+        a table prior (Settings.answer.lead_*); None when there is nothing to rank. `table=False`: the
+        top sections' own sentences only, no table prior."""
         a = self.settings.answer
         anchors: list[str] = []
         for r in plan.ranked:
@@ -263,8 +269,8 @@ class Answerer:
                 anchors.append(ch.anchor)
             if len(anchors) == a.lead_sections:
                 break
-        cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors),
-                                self.leads.never)
+        cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors)
+                                if table else (), self.leads.never)
         if plan.focus.anchors and (excepts(plan.focus.question) or ordinal(plan.focus.question) is not None
                                    or plan.previous_answer):
             # "除了省钱…", "the second one", a follow-up of a singled-out part: only that part may lead
@@ -273,10 +279,32 @@ class Answerer:
                                      self.leads.never)
         # a part named in passing ("为了省钱换了电机", "replace safety validation") does not steer the lead:
         # dev holdout7 b7-050/053/120/122 led with the cost or safety section when it did
+        sides = sorted(plan.focus.anchors) if (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)) \
+            and len(plan.focus.anchors) == 2 else []
+        if sides:  # "X 和 Y 的区别": both sides lead
+            cands += lead_candidates(self.card, [x for x in sides if x not in {c[0] for c in cands}], (), self.leads.never)
         if not cands:
             return []
         cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv)
-        return pick_lead(cands, cos, a.lead_rank_prior, a.lead_table_prior, a.lead_pair_margin)
+        both = pick_sides(cands, cos, sides) if sides else []
+        # "simpler" asks for one plain sentence: no second sentence joins it
+        return both or pick_lead(cands, cos, a.lead_rank_prior, a.lead_table_prior if table else 0.0,
+                                 0.0 if plan.act == "simpler" else a.lead_pair_margin)
+
+    def _fixed_lead_fits(self, plan: Plan, claim, tabled):
+        """(claim, tabled) with each kept only when its best sentence's cosine to the question is within
+        lead_fixed_margin of the lead picked by score from the top sections alone: a neighbour's claim or
+        a topic's table sentence about something else ("越不准确" after a world-model question) does not lead."""
+        picked = self.pick_lead(plan, table=False)
+        if not picked:
+            return claim, tabled
+        best = max(c.cosine for c in picked)
+        margin = self.settings.answer.lead_fixed_margin
+
+        def fits(refs) -> bool:
+            sents = [s for a, p in refs for s in self.card.sents(a) if p in s]
+            return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv)) >= best - margin
+        return (claim if claim is not None and fits(claim.lead) else None), (tabled if tabled and fits(tabled) else ())
 
     def _relevance(self, plan: Plan, ledger: Ledger, lead: str):
         """line -> its best quoted card sentence's cosine to the question, plus lead_section_bonus when
@@ -333,13 +361,32 @@ class Answerer:
             writer = Writer(self.card, ledger, lang)
             claim = (self.leads.claims.get(plan.reading.claim)
                      if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim else None)
+            if claim is not None and claim.verdict and plan.previous_answer:
+                # a follow-up's neighbours are read on the earlier topic + this question: they may name a
+                # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",
+                # blind 8 b8-036); a verdict line the card does not state is only given on the question's own
+                claim = None
+            tabled = self.leads.lead(plan.intent, plan.act, plan.focus.anchors) \
+                if plan.act in self.leads.table_first_acts and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else ()
+            table_ok = True
+            if claim is not None or tabled:
+                # a fixed lead must be about what was asked: its sentences are scored like the candidates
+                fixed = bool(tabled)
+                claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
+                table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
             if claim is not None:
-                lead = lead_block(writer, claim.lead, (claim.verdict or {}).get(lang))
+                lead = lead_block(writer, with_predecessors(self.card, claim.lead, self.leads.openers),
+                                  (claim.verdict or {}).get(lang))
+            elif tabled:
+                # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
+                # on the topic (data/leads.json), not the best-scoring diagnosis sentence
+                lead = lead_block(writer, with_predecessors(self.card, tabled, self.leads.openers))
             elif not (plan.intent is Intent.scenario and factors_for(plan.focus)):
                 # a customer story with named factors keeps the walkthrough's own order (its factors first)
-                picked = self.pick_lead(plan)
+                picked = self.pick_lead(plan, table=table_ok)
                 if picked:
-                    lead = lead_block(writer, tuple((c.anchor, c.sentence) for c in picked))
+                    lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
+                                                                self.leads.openers))
             template = self.templates.get(plan.intent.value, lang)
             ledger.frame(template.framing())
             values = BUILDERS[plan.intent](writer, plan.focus)
@@ -360,6 +407,11 @@ class Answerer:
                     must = self._top_markers(plan, ledger, force=True)
             full = a.budget_chars_en if lang == "en" else a.budget_chars
             budget = int((full // 2 if plan.act == "simpler" else full) * shrink)
+            if plan.act == "simpler":
+                # simpler than the answer before it: shorter than it, and no section forced over the budget
+                must = frozenset()
+                if plan.previous_answer:
+                    budget = min(budget, int(self._measure(lang)(plan.previous_answer) * 0.6))
             # only where one point is asked (a verdict, a definition, a reply, an example, simpler): why / how /
             # compare / overview may want the whole set, and a scenario walkthrough chose its lines from the story
             floor = a.support_floor if plan.act in a.floor_acts and plan.intent is not Intent.scenario else None

@@ -11,6 +11,9 @@ from .grounding import Ledger
 _NUMBERING = re.compile(r"^\d+\s*[·.、]?\s*")
 
 
+_TERM_CHARS = 6  # a list whose middle item is shorter than this enumerates terms ("本体重量", "减速器")
+
+
 class CardView:
     def __init__(self, chunks: list[Chunk], doc_id: str = "04-08"):
         self.doc_id = doc_id
@@ -29,6 +32,23 @@ class CardView:
     def heading(self, anchor: str) -> str:
         c = self.chunk(anchor)
         return c.section.split(" > ")[-1] if c else ""
+
+    def dependent_items(self, anchor: str) -> set[str]:
+        """List items that cannot open an answer alone, read from the card's structure: items of parallel
+        lists under bold sub-headings ("**强化学习**" / "**Sim2Real**": "可以在仿真或真实环境中训练" names
+        no subject of its own), and the terms of an enumeration of short terms ("本体重量", "关节结构", …,
+        "世界模型与真实环境的差异"): a term is not a statement."""
+        c = self.chunk(anchor)
+        if c is None:
+            return set()
+        rows = [ln.strip() for ln in c.text.splitlines() if ln.strip()]
+        items = [r[2:].strip() for r in rows if r.startswith("- ")]
+        if sum(1 for r in rows if re.fullmatch(r"\*\*[^*]+\*\*", r)) >= 2:
+            return set(items)
+        lengths = sorted(len(unnumber(i)) for i in items)
+        if lengths and lengths[len(lengths) // 2] < _TERM_CHARS:
+            return set(items)
+        return set()
 
 
 def unnumber(item: str) -> str:

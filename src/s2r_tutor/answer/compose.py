@@ -189,7 +189,8 @@ def check_builders(card) -> None:
     w = StrictWriter(card)
     anchors = [*METHOD_ANCHORS, *ASPECT_ANCHORS, "world-model", "notes", *_RELATED]
     for intent, build in BUILDERS.items():
-        variants = [Focus(question=q, act="check_first") for q in _PROBES] if intent is Intent.scenario else \
+        variants = [Focus(question=q, act="check_first") for q in _PROBES] + [Focus(question=_PROBES[0], act="why", followup=True)] \
+            if intent is Intent.scenario else \
             [Focus()] + [Focus(anchors={a}) for a in anchors]
         for focus in variants:
             build(w, focus)

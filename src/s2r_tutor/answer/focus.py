@@ -23,6 +23,7 @@ class Focus:
     question: str = ""
     act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
     factors: list[str] | None = None  # a customer story's gap factors (scenarios.StoryMatcher); None: not read
+    followup: bool = False  # the question follows an answer: a walkthrough's "why" adds the deeper reason
 
 _MARK = re.compile(r"\s*\[\d+\]")
 _MARKS = re.compile(r"\[\d+\]")

@@ -57,6 +57,14 @@ class Leads:
         self.claims = {cid: Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"))
                        for cid, c in data.get("claims", {}).items()}
         self.never = _refs("never_lead", data.get("never_lead", []))
+        openers = data.get("dependent_openers", [])
+        if not isinstance(openers, list) or not all(isinstance(o, str) and o.strip() for o in openers):
+            raise AnswerDataError("data/leads.json dependent_openers: expected a list of non-empty strings")
+        self.openers = tuple(openers)
+        first = data.get("table_first_acts", [])
+        if not isinstance(first, list) or any(a not in ACTS for a in first):
+            raise AnswerDataError(f"data/leads.json table_first_acts: expected a list of acts from {list(ACTS)}")
+        self.table_first_acts = frozenset(first)
         self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]),
                                 bool(m.get("decisive", False)))
                         for kind, m in data.get("not_in_card", {}).items()]

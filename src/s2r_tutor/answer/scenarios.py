@@ -322,19 +322,28 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         "patterns": _section(w, "sc-patterns", *[_pattern_line(w, a) for a in patterns]),
         "factors": _section(w, "sc-factors", *factor_lines),
         "checks": _section(w, "sc-checks", *checks, *method_lines),
+        # "don't ask which algorithm, compare sim and site" is advice on where to start: only for a first
+        # step or an approach, or where no story is told (blind 8: under every "why" it read as canned)
         "why": (_section if factors or general else (lambda _w, _k, *items: lines(*items)))(  # no story: no "why this happens"
             w, "sc-why", w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
-            w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))),
+            w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))
+            if f.act in ("check_first", "how") or not (factors or general) else ""),
+        # words an engineer can say to the customer: the card's sentence written for solution engineers
+        "reply": w.bullet("solution-engineers", w.sentence("solution-engineers", "解决方案人员要知道")),
         "validation": w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")),
         # the reason behind the reason: past the budget of a first "why", what a follow-up "为什么？" adds
+        # (only on a follow-up: a first "why" that fits them all in its budget would leave "为什么？" nothing new)
         "deeper": lines(w.bullet("why-hard", w.sentence("why-hard", "完美复制品")),
-                        w.bullet("physical-system", w.sentence("physical-system", "越不准确"))),
+                        w.bullet("physical-system", w.sentence("physical-system", "越不准确"))) if f.followup else "",
     }
+    # the closing "data matters, but real-robot safety validation stays" line answers "what next / do we
+    # need to retrain", not "why" or "what do I tell the customer" (blind 8: an off-topic tail there)
     order = {"check_first": ("patterns", "checks", "factors", "validation"),
              "why": ("factors", "patterns", "why", "checks", "deeper"),
-             "customer_reply": ("patterns", "factors", "why", "validation"),
+             "customer_reply": ("patterns", "reply", "factors", "why"),
              "overview": ("patterns", "factors", "checks"),
-             }.get(f.act, ("patterns", "factors", "checks", "why", "validation"))
+             "verdict": ("patterns", "why", "factors", "checks", "validation"),
+             }.get(f.act, ("patterns", "factors", "checks", "why"))
     if not factors and not general:  # no symptom named: the card's scenarios, or when to think of Sim2Real at all
         order = ("patterns", "why") if f.act == "overview" or re.search(r"场景|scenario", fold(f.question)) else ("why", "patterns")
     return {"body": "\n\n".join(parts[k] for k in order if parts[k])}

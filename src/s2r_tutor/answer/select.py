@@ -42,9 +42,10 @@ def lead_candidates(card: CardView, anchors: list[str], table: tuple[Ref, ...],
     tabled = {(a, s) for a, p in table for s in card.sents(a) if p in s}
     banned = {(a, s) for a, p in never for s in card.sents(a) if p in s}
     for rank, anchor in enumerate(anchors):
+        items = card.dependent_items(anchor)
         for s in card.sents(anchor):
             if len(unnumber(s)) >= MIN_LEAD_CHARS and not s.startswith("→") and (anchor, s) not in out \
-                    and (anchor, s) not in banned:
+                    and (anchor, s) not in banned and (unnumber(s) not in items or (anchor, s) in tabled):
                 out[(anchor, s)] = (anchor, s, rank, (anchor, s) in tabled)
     for anchor, s in tabled:
         if (anchor, s) not in out and len(unnumber(s)) >= MIN_LEAD_CHARS:
@@ -62,10 +63,41 @@ def pick_lead(cands: list[tuple[str, str, int, bool]], cosines: list[float], ran
     if not scored:
         return []
     best = scored[0]
-    second = next((c for c in scored[1:] if c.anchor == best.anchor), None)
+    # only the sentence next to it in the card: two cells of a table, or two far-apart sentences,
+    # spliced into one opening read as garble (blind 8, b8-028)
+    second = next((c for c in scored[1:] if c.anchor == best.anchor and abs(c.order - best.order) == 1), None)
     if second is None or second.score < best.score - pair_margin:
         return [best]
     return sorted([best, second], key=lambda c: c.order)
+
+
+def with_predecessors(card: CardView, refs: tuple[tuple[str, str], ...], openers: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """A lead sentence that opens with a connective ("但", "因此", "两者") depends on the sentence before
+    it in the card: that sentence joins the lead ahead of it, so no answer opens on a dangling "因此…"
+    (blind 8: b8-028, b8-037). `openers` is data (data/leads.json dependent_openers)."""
+    out: list[tuple[str, str]] = []
+    for anchor, phrase in refs:
+        sents = card.sents(anchor)
+        i = next((k for k, x in enumerate(sents) if phrase in x), None)
+        if i is not None and i > 0 and unnumber(sents[i]).startswith(openers):
+            prev = sents[i - 1]
+            if not any(a == anchor and p in prev for a, p in out):
+                out.append((anchor, prev))
+        out.append((anchor, phrase))
+    return tuple(out)
+
+
+def pick_sides(cands: list[tuple[str, str, int, bool]], cosines: list[float], sides: list[str]) -> list[Candidate]:
+    """A comparison ("鲁棒策略和域随机化有啥不一样"): the best sentence of each side's section, both
+    sides, the closer to the question first, so neither side is left out (blind 8 b8-032 described only
+    domain randomization). [] when a side has no candidate."""
+    out = []
+    for side in sides:
+        best = max(((c, cos) for c, cos in zip(cands, cosines) if c[0] == side), key=lambda x: x[1], default=None)
+        if best is None:
+            return []
+        out.append(Candidate(side, best[0][1], best[1], best[1]))
+    return sorted(out, key=lambda c: -c.score)
 
 
 def unit_sentences(text: str, marker_sents: dict[str, list[str]]) -> list[str]:

@@ -108,7 +108,7 @@ class AnswerSettings(BaseModel):
                                       "this share: adjacent robotics how-tos (PID tuning, motor sizing) share the card's "
                                       "everyday words")
     missing_story_vote: float = Field(0.75, ge=0, le=1, description="a decisive not-in-card cue (成功率, which company) "
-                                      "does not decide when the neighbours give another act at least this share and "
+                                      "does not decide when the neighbours give other in-scope acts at least this share together and "
                                       "not_in_card under missing_story_max: a story that mentions a success rate asks "
                                       "something else")
     missing_story_max: float = Field(0.25, ge=0, le=1, description="see missing_story_vote")

@@ -176,6 +176,10 @@ class Answerer:
             # a duration, a vendor, a ranking or a success rate is never on the card: near neighbours that
             # are yes/no questions about the same topic must not turn it into a canned verdict
             act = focus.act = "not_in_card"
+        elif in_scope and act == "not_in_card" and asks_missing is not None and asks_missing.decisive:
+            # the cue is mentioned in a story, not asked: the neighbours' act, without the cue's weight
+            act = focus.act = max((k for k in reading.votes if k not in ("not_in_card", "out_of_scope")),
+                                  key=lambda k: reading.votes[k])
         missing = asks_missing if act == "not_in_card" else None
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
@@ -206,11 +210,11 @@ class Answerer:
     def _asks_other(self, reading: Reading, complaint: bool) -> bool:
         """A not-in-card cue inside a story ("换了相机以后成功率掉了，跟 sim2real 有关系吗"): the neighbours
         hardly read not_in_card, and either the question is a symptom-after-a-change story or the
-        neighbours read one other act strongly, so the cue is mentioned, not asked."""
+        neighbours read other in-scope acts (verdict, why, ...) strongly, so the cue is mentioned, not asked."""
         a = self.settings.answer
         if reading.votes.get("not_in_card", 0.0) >= a.missing_story_max:
             return False
-        other = max((v for k, v in reading.votes.items() if k not in ("not_in_card", "out_of_scope")), default=0.0)
+        other = sum(v for k, v in reading.votes.items() if k not in ("not_in_card", "out_of_scope"))
         return complaint or other >= a.missing_story_vote
 
     def _sentence_scores(self, question: str, sents: list[str], qv=None) -> list[float]:

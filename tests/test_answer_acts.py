@@ -129,16 +129,45 @@ def test_verdict_and_compare_lead_with_the_answer(ask, question, lead):
     assert lead in a.answer.split("\n\n")[0] + a.answer.split("\n\n")[1][:80]
 
 
-@pytest.mark.parametrize("question", ["Sim2Real 的成功率有多少？", "哪家公司的 Sim2Real 做得最好", "Which company is best at sim2real?"])
+@pytest.mark.parametrize("question", ["Sim2Real 最新的论文有哪些？", "哪家公司的 Sim2Real 做得最好", "Which company is best at sim2real?"])
 def test_what_nothing_on_the_card_bears_on_is_declined(ask, question):
     a = ask(question)
     assert a.refused and not a.citations and a.act == "not_in_card"
     assert a.answer.startswith(("卡片没有给出", "The card does not give"))
 
 
-def test_a_missing_number_is_said_then_what_the_card_says(ask):
-    a = ask("用仿真训练能省多少成本？")
-    assert not a.refused and a.answer.startswith("卡片没有给出") and a.citations
+@pytest.mark.parametrize("question", ["用仿真训练能省多少成本？", "做 Sim2Real 一般成功率能做到几成？",
+                                      "比起真机训练，仿真到底能便宜多少钱",  # a price asked of the card's cost topic
+                                      "For sim2real work, which physics engine is the best one to buy?",
+                                      "How much does on-site adaptation cost a customer per robot?"])
+def test_a_missing_number_is_said_then_what_the_card_says(ask, question):
+    a = ask(question)
+    assert not a.refused and a.act == "not_in_card" and a.citations
+    assert a.answer.startswith(("卡片没有给出", "The card does not give"))
+
+
+@pytest.mark.parametrize("question", ["伺服电机的PID三个参数一般按什么顺序整定", "机械臂腕关节的电机扭矩该怎么估算",
+                                      "激光SLAM建图用哪个开源框架好", "How should I pick a harmonic drive for an elbow joint?",
+                                      "what's a good way to tune a velocity loop controller"])
+def test_adjacent_robotics_how_tos_are_refused(ask, question):
+    """The card's everyday words (参数, 电机, joint) let these in by the phrase rules; the labelled
+    neighbours (adjacent robotics topics the card does not cover) refuse them."""
+    assert ask(question).refused
+
+
+@pytest.mark.parametrize("question", ["客户换了新的激光雷达以后导航成功率明显下降，这算 sim2real 问题吗",
+                                      "换了批新的相机之后分拣成功率降了一截，跟仿真到真机的差距有关吗"])
+def test_a_success_rate_in_a_story_is_not_what_is_asked(ask, question):
+    a = ask(question)
+    assert not a.refused and a.act != "not_in_card" and a.citations
+
+
+def test_english_not_in_card_answers_have_no_chinese_heading(ask):
+    import re
+    for q in ("Can you give numbers on how much faster simulation training is?", "How much money does simulation save?"):
+        a = ask(q)
+        for heading in re.findall(r"\*\*([^*\n]+)\*\*", a.answer):
+            assert not re.search(r"[\u3400-\u9fff]", heading), (q, heading)
 
 
 def test_traditional_characters_are_answered(ask):

@@ -105,6 +105,22 @@ class AnswerSettings(BaseModel):
                                      "softly refused out-of-scope ones 0.16 or more, leave-one-out)")
     neighbour_min_chars: int = Field(6, gt=0, description="... and the question has at least this many letters of its own")
     neighbour_min_cosine: float = Field(0.90, ge=0, le=1, description="... and the nearest one is at least this close")
+    neighbour_oos_veto: float = Field(0.6, ge=0, le=1, description="a question the phrase rules let in only by a soft "
+                                      "reason (card meta, corpus words, general robotics words; never a core Sim2Real "
+                                      "term) is refused when its nearest labelled questions vote out_of_scope at least "
+                                      "this share: adjacent robotics how-tos (PID tuning, motor sizing) share the card's "
+                                      "everyday words")
+    missing_story_vote: float = Field(0.75, ge=0, le=1, description="a decisive not-in-card cue (成功率, which company) "
+                                      "does not decide when the neighbours give other in-scope acts at least this share together and "
+                                      "not_in_card under missing_story_max: a story that mentions a success rate asks "
+                                      "something else")
+    missing_story_max: float = Field(0.25, ge=0, le=1, description="see missing_story_vote")
+    missing_max_oos: float = Field(0.3, ge=0, le=1, description="an off-card request (a price, a tool) that asks what the "
+                                   "card lacks is answered 'the card does not give X' when it names a core Sim2Real term "
+                                   "or names the card's own vocabulary (vocab strength 2) and its neighbours vote out_of_scope at most this share "
+                                   "(a GPU price names neither)")
+    missing_min_dense: float = Field(0.86, ge=0, le=1, description="a not-in-card question is declined when the best "
+                                     "section's dense cosine is under this (nothing on the card bears on it)")
     followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
                                     "what first, tell the customer) after an answer is a follow-up of it")
 

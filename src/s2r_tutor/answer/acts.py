@@ -53,6 +53,7 @@ class Reading:
     intents: dict[str, float] = field(default_factory=dict)  # neighbour topic votes, summing to 1 (or empty)
     claim: str | None = None  # the claim of the closest verdict neighbour, if close enough
     best_cosine: float = 0.0
+    votes: dict[str, float] = field(default_factory=dict)  # the neighbours' act vote alone (no cue weight), sums to 1
 
 
 def _data_path(name: str):
@@ -168,7 +169,8 @@ class ActReader:
                     claim = ex.claim
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}
+        votes = dict(acts)
         for a in self.cue_acts(question):
             acts[a] += self.s.cue_weight
         act = max(ACTS, key=lambda a: (acts[a], -ACTS.index(a)))
-        return Reading(act, acts, intents, claim, best)
+        return Reading(act, acts, intents, claim, best, votes)

@@ -24,12 +24,12 @@ from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import label
 from .leads import Leads, Missing
-from .lexicon import fold
+from .lexicon import CORE_TERMS, fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .scenarios import StoryMatcher, check_scenarios, factors_for, load_stories, story_vectors
 from .select import Candidate, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
-from .refusal import GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
+from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
 from .vocab import CorpusVocab
@@ -54,6 +54,7 @@ class Plan:
     missing: Missing | None = None  # act not_in_card: what the card does not give
     previous_answer: str = ""  # the last assistant turn of a follow-up (never repeated verbatim)
     qv: object = None  # the question's embedding from retrieval (reused, never recomputed)
+    specific: bool = False  # a topic phrase rule other than 'what is' fired: the question names a card topic
 
 
 class Answerer:
@@ -133,6 +134,15 @@ class Answerer:
                  and len(re.sub(r"\W", "", question)) >= s.answer.neighbour_min_chars)
         if not in_scope and alone and self._neighbours_in_scope(reading, reason, complaint):
             in_scope, reason = True, "neighbours"
+        asks_missing = self.leads.missing_kind(q)
+        if in_scope and alone and self._neighbours_out_of_scope(reading, reason, complaint):
+            in_scope, reason = False, "neighbours-oos"  # PID tuning, motor sizing: adjacent, not on the card
+        if not in_scope and reason == "off-card" and asks_missing is not None and not ctx.is_followup and (
+                CORE_TERMS.search(q) or (reading.votes.get("out_of_scope", 1.0) <= s.answer.missing_max_oos
+                                         and self.vocab.evidence(question).strength >= 2)):
+            # a price or a tool ranking asked of the card's own topic ("how much does on-site adaptation
+            # cost", "which simulator is best for sim2real"): say the card does not give it, then what it says
+            in_scope, reason = True, "not-in-card"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             if specific or continues(question) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
                 in_scope, reason = True, "follow-up"
@@ -161,18 +171,22 @@ class Answerer:
         focus.act = act
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             focus.factors = self.stories.match(qv, focus.question)
-        asks_missing = self.leads.missing_kind(fold(question))
-        if in_scope and not ctx.is_followup and asks_missing is not None and asks_missing.decisive:
+        if reason == "not-in-card" or (in_scope and not ctx.is_followup and asks_missing is not None
+                                         and asks_missing.decisive and not self._asks_other(reading, complaint)):
             # a duration, a vendor, a ranking or a success rate is never on the card: near neighbours that
             # are yes/no questions about the same topic must not turn it into a canned verdict
             act = focus.act = "not_in_card"
+        elif in_scope and act == "not_in_card" and asks_missing is not None and asks_missing.decisive:
+            # the cue is mentioned in a story, not asked: the neighbours' act, without the cue's weight
+            act = focus.act = max((k for k in reading.votes if k not in ("not_in_card", "out_of_scope")),
+                                  key=lambda k: reading.votes[k])
         missing = asks_missing if act == "not_in_card" else None
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
         previous = next((t.content for t in reversed(history) if t.role == "assistant"), "") if ctx.is_followup else ""
         focus.followup = bool(previous)
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
-                    act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv)
+                    act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific)
 
     def _neighbours_in_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
         """The phrase rules found no card term, but the labelled questions nearest to this one are all
@@ -184,6 +198,25 @@ class Answerer:
             return False
         return (reading.acts.get("out_of_scope", 1.0) <= a.neighbour_max_oos
                 and reading.best_cosine >= a.neighbour_min_cosine)
+
+    def _neighbours_out_of_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
+        """The phrase rules let the question in only by a soft reason (card meta, corpus or general robotics
+        words), but its nearest labelled questions are adjacent robotics topics the card does not cover."""
+        a = self.settings.answer
+        if reason not in ("meta", "corpus", "corpus-weak", "weak", "deictic") or complaint:
+            return False
+        return (reading.votes.get("out_of_scope", 0.0) >= a.neighbour_oos_veto
+                and reading.best_cosine >= a.neighbour_min_cosine)
+
+    def _asks_other(self, reading: Reading, complaint: bool) -> bool:
+        """A not-in-card cue inside a story ("换了相机以后成功率掉了，跟 sim2real 有关系吗"): the neighbours
+        hardly read not_in_card, and either the question is a symptom-after-a-change story or the
+        neighbours read other in-scope acts (verdict, why, ...) strongly, so the cue is mentioned, not asked."""
+        a = self.settings.answer
+        if reading.votes.get("not_in_card", 0.0) >= a.missing_story_max:
+            return False
+        other = sum(v for k, v in reading.votes.items() if k not in ("not_in_card", "out_of_scope"))
+        return complaint or other >= a.missing_story_vote
 
     def _sentence_scores(self, question: str, sents: list[str], qv=None) -> list[float]:
         """Cosine of each sentence to the question (generic answers); sentence vectors are cached, and
@@ -445,9 +478,13 @@ class Answerer:
         plan = self.plan(question, history)
         if not plan.in_scope:
             return Draft(self.refusal(asked, lang, plan))
-        if plan.missing is not None and plan.missing.decline and len(question) <= self.settings.answer.decline_max_chars:
-            # nothing on the card bears on it (success rates, "which company is best"): decline
-            text = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{self.refusal_text[lang]}"
+        dense = max((r.dense or 0.0 for r in plan.ranked), default=0.0)
+        if plan.missing is not None and len(question) <= self.settings.answer.decline_max_chars and (
+                (plan.missing.decline and not plan.specific) or dense < self.settings.answer.missing_min_dense):
+            # nothing on the card bears on it ("which company is best", the latest papers; a ranking of the
+            # card's own four methods names a card topic, so the methods are said after): decline, and say
+            # what the assistant can help with
+            text = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{CAN_HELP[lang]}"
             return Draft(self.refusal(asked, lang, plan, text))
         text, citations = self.compose(plan, lang)
         if not citations and not plan.generic and plan.missing is None:  # the builder found nothing

@@ -55,6 +55,8 @@ def heading_names(chunks: list[Chunk]) -> dict[str, str]:
         for zh, en in zip(c.section.split(" > "), c.section_en.split(" > ")):
             if _CJK.search(zh):
                 names.setdefault(zh.strip(), en.strip())
+                # the bold fix moves a closing ？ out of the bold ("**…是什么关系**？"): the bare heading too
+                names.setdefault(zh.strip().rstrip("？?：:"), en.strip().rstrip("?:"))
         if _CJK.search(c.title) and c.section_en:
             names.setdefault(c.title.strip(), c.section_en.split(" > ")[0].strip())
     return names

@@ -25,6 +25,16 @@ from .vocab import Evidence
 from .lexicon import (CORE_TERMS, DEICTIC, FOREIGN_TOPICS, INJECTION, META_TERMS, OFF_CARD, REAL_SIDE, SIM_TOOLS,
                       WEAK_TERMS, fold, fuzzy_core)
 
+# What the assistant can help with, said after "the card does not give X" when nothing on the card
+# bears on it (the REFUSAL below ends with the same sentences).
+CAN_HELP = {
+    "zh": "我能讲的是：Sim2Real 是什么、为什么先在仿真里训练、Reality Gap 从哪来、缩小差距的四种方法、"
+          "它和强化学习的区别，以及客户现场问题该怎么排查。你可以试试下面这些问题。",
+    "en": "I can explain what Sim2Real is, why robots train in simulation first, where the reality gap "
+          "comes from, the four ways to close it, how it differs from reinforcement learning, and how to "
+          "diagnose a customer's on-site problem. You could try one of the questions below.",
+}
+
 # The refusal constant, one per reader language (an English reader gets English only, issue 17);
 # tests and the eval match it exactly.
 REFUSAL = {

@@ -11,7 +11,6 @@ ties where the examples are thin. Unknown labels are a start-up error (`AnswerDa
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import math
@@ -26,6 +25,7 @@ from ..errors import AnswerDataError
 from ..retrieval.glossary import expand_query
 from ..models import Intent
 from .lexicon import any_of, canonical
+from .vectors import labelled_vectors
 
 log = logging.getLogger("s2r_tutor.answer")
 
@@ -103,40 +103,10 @@ def load_cues(text: str | None = None) -> dict[str, re.Pattern[str]]:
     return cues
 
 
-def _key(embedder_id: str, texts: list[str]) -> str:
-    h = hashlib.sha256(embedder_id.encode())
-    for t in texts:
-        h.update(b"\0" + t.encode())
-    return h.hexdigest()
-
-
 def example_vectors(examples: list[Example], embedder, cache_dir: Path | None) -> np.ndarray:
-    """The examples' query vectors (embedded as the retriever embeds a question), from the shipped
-    file or the cache beside the index when their key matches; computed (once) otherwise."""
+    """The examples' query vectors (answer/vectors.py: shipped file, index cache, or computed once)."""
     texts = [expand_query(e.question) for e in examples]
-    key = _key(embedder.id, texts)
-    places = [_data_path("acts.vectors")]
-    if cache_dir is not None:
-        places.append(Path(cache_dir) / "acts.vectors")
-    for base in places:
-        try:
-            meta = json.loads(Path(f"{base}.json").read_text("utf-8"))
-            if meta.get("key") == key:
-                vecs = np.load(f"{base}.npy", allow_pickle=False)
-                if vecs.shape == (len(texts), embedder.dim):
-                    return vecs
-        except (OSError, ValueError):
-            continue
-    log.info("embedding %d labelled example questions (once per embedder)", len(texts))
-    vecs = np.asarray(embedder.embed_queries(texts), dtype=np.float32)
-    if cache_dir is not None:
-        try:
-            Path(cache_dir).mkdir(parents=True, exist_ok=True)
-            np.save(Path(cache_dir) / "acts.vectors.npy", vecs, allow_pickle=False)
-            Path(cache_dir, "acts.vectors.json").write_text(json.dumps({"key": key, "embedder": embedder.id}), "utf-8")
-        except OSError as exc:  # a read-only index folder only costs the cache
-            log.warning("could not cache example vectors in %s: %s", cache_dir, exc)
-    return vecs
+    return labelled_vectors(texts, embedder, "acts.vectors", cache_dir, "labelled example questions")
 
 
 class ActReader:

@@ -105,6 +105,11 @@ def assemble(lead: str, body: str, budget: int, max_chars: int, previous: str = 
         said += c
     while kept and length > max_chars:
         length -= len(kept.pop().text)
+    return join_units(lead, kept)
+
+
+def join_units(lead: str, kept: list) -> str:
+    """`lead`, then the kept units in their paragraphs (a trailing heading with nothing under it dropped)."""
     while kept and kept[-1].heading:
         kept.pop()
     blocks: list[str] = [lead] if lead else []

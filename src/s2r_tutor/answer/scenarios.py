@@ -12,7 +12,6 @@ error naming it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import math
@@ -29,6 +28,7 @@ from .card import lines, unnumber
 from .labels import label
 from .lexicon import fold
 from . import ruledata as rd
+from .vectors import labelled_vectors
 
 if TYPE_CHECKING:
     from .card import CardView, Writer
@@ -173,38 +173,11 @@ def load_stories(text: str | None = None) -> list[Story]:
 
 
 def story_vectors(stories: list[Story], embedder, cache_dir: Path | None) -> np.ndarray:
-    """The stories' query vectors (embedded as search embeds a question), from the shipped file or
-    the cache beside the index when the key matches; computed once otherwise."""
+    """The stories' query vectors (answer/vectors.py: shipped file, index cache, or computed once)."""
     from ..retrieval.glossary import expand_query
 
     texts = [expand_query(s.text) for s in stories]
-    h = hashlib.sha256(embedder.id.encode())
-    for t in texts:
-        h.update(b"\0" + t.encode())
-    key = h.hexdigest()
-    from importlib import resources
-
-    places = [Path(str(resources.files("s2r_tutor").joinpath("data/rules/scenario_stories.vectors")))]
-    if cache_dir is not None:
-        places.append(Path(cache_dir) / "scenario_stories.vectors")
-    for base in places:
-        try:
-            if json.loads(Path(f"{base}.json").read_text("utf-8")).get("key") == key:
-                vecs = np.load(f"{base}.npy", allow_pickle=False)
-                if vecs.shape == (len(texts), embedder.dim):
-                    return vecs
-        except (OSError, ValueError):
-            continue
-    log.info("embedding %d labelled customer stories (once per embedder)", len(texts))
-    vecs = np.asarray(embedder.embed_queries(texts), dtype=np.float32)
-    if cache_dir is not None:
-        try:
-            Path(cache_dir).mkdir(parents=True, exist_ok=True)
-            np.save(Path(cache_dir) / "scenario_stories.vectors.npy", vecs, allow_pickle=False)
-            Path(cache_dir, "scenario_stories.vectors.json").write_text(json.dumps({"key": key, "embedder": embedder.id}), "utf-8")
-        except OSError as exc:  # a read-only index folder only costs the cache
-            log.warning("could not cache story vectors in %s: %s", cache_dir, exc)
-    return vecs
+    return labelled_vectors(texts, embedder, "rules/scenario_stories.vectors", cache_dir, "labelled customer stories")
 
 
 class StoryMatcher:

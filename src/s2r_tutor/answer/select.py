@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .card import CardView, unnumber
-from .focus import core, units
+from .focus import core, join_units, units
 from .leads import Ref
 
 _MARK = re.compile(r"\[(\d+)\]")
@@ -175,15 +175,4 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         keep.update(idx)
         length += extra
         said += c
-    kept = [us[i] for i in sorted(keep)]
-    while kept and kept[-1].heading:
-        kept.pop()
-    blocks: list[str] = [lead] if lead else []
-    last = None
-    for u in kept:
-        if last is not None and u.para == last and blocks:
-            blocks[-1] += "\n" + u.text
-        else:
-            blocks.append(u.text)
-        last = u.para
-    return "\n\n".join(blocks)
+    return join_units(lead, [us[i] for i in sorted(keep)])

@@ -142,6 +142,23 @@ def test_changing_the_user_dictionary_makes_the_index_stale(tmp_path, embedder):
     assert t.index.rebuilt and t.index.reason == "index settings changed"
 
 
+def test_changing_what_bm25_reads_makes_the_index_stale(tmp_path, embedder, monkeypatch):
+    """R166: code that changes the text BM25 or the embedder reads per chunk (sparse_text,
+    chunk_views) without a format bump: the index is rebuilt (before: an index built while BM25 still
+    read the English rendering kept loading as good; cases hit@1 0.943 / hit@3 0.989 against a fresh
+    build's 0.931 / 1.000)."""
+    from s2r_tutor.retrieval import chunking, index as index_mod
+
+    corpus, index = small_corpus(tmp_path / "corpus"), tmp_path / "index"
+    kw = dict(corpus_dir=corpus, index_dir=index, progress=False, embedder=embedder)
+    Tutor.load(**kw)
+    assert not Tutor.load(**kw).index.rebuilt
+    monkeypatch.setattr(index_mod, "sparse_text", lambda c: chunking.sparse_text(c) + "\nextra words")
+    t = Tutor.load(**kw)
+    assert t.index.rebuilt and "views" in t.index.reason
+    assert not Tutor.load(**kw).index.rebuilt  # and the rebuilt one is kept
+
+
 @pytest.mark.parametrize("data, fragment", [
     (b'{"anchor": "intro", "question": "\xff\xfe"}\n', "not valid UTF-8"),
     (b"\x00\x01\x02", "binary"),

@@ -8,6 +8,7 @@ pointing at mismatched checksums, which is detected as stale, never read as good
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import sys
@@ -80,6 +81,18 @@ def _build_config(settings: Settings) -> dict:
             "tokenizer": tokenizer_fingerprint(settings.user_dict)}
 
 
+def views_fingerprint(chunks: list[Chunk]) -> str:
+    """What the index stores per chunk: the texts embedded (chunk_views) and the text BM25 reads
+    (sparse_text). Code that changes either without a format bump (550ff7e took the English words out
+    of BM25) would otherwise leave an older index loading as good, with other BM25 statistics."""
+    h = hashlib.sha256()
+    for c in chunks:
+        for part in (sparse_text(c), *chunk_views(c)):
+            h.update(part.encode() + b"\0")
+        h.update(b"\1")
+    return h.hexdigest()
+
+
 def check_index(folder: Path, settings: Settings, embedder: Embedder, chash: str) -> tuple[dict | None, str]:
     """(manifest, '') when the index in `folder` can be used; (None, why not) otherwise."""
     mpath = folder / MANIFEST
@@ -129,6 +142,7 @@ def build_index(settings: Settings, embedder: Embedder, tokenizer: Tokenizer, ch
         "dim": embedder.dim,
         "chunks": len(chunks),
         "config": _build_config(settings),
+        "views": views_fingerprint(chunks),
         "versions": _versions(),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - t0, 3),
@@ -190,6 +204,8 @@ def load_index(folder: Path, manifest: dict, tokenizer: Tokenizer) -> LoadedInde
         chunks = [Chunk.model_validate(c) for c in raw]
     except (OSError, ValueError, TypeError) as exc:  # TypeError: valid JSON that is not a list
         raise IndexCorruptError(f"{CHUNKS} is unreadable ({exc.__class__.__name__})") from None
+    if manifest.get("views") != views_fingerprint(chunks):
+        raise IndexCorruptError("what the index stores per chunk changed since it was built (views)")
     try:
         owners = np.load(folder / OWNERS, allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:

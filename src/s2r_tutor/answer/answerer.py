@@ -135,7 +135,10 @@ class Answerer:
         if not in_scope and alone and self._neighbours_in_scope(reading, reason, complaint):
             in_scope, reason = True, "neighbours"
         asks_missing = self.leads.missing_kind(q)
-        if in_scope and alone and self._neighbours_out_of_scope(reading, reason, complaint):
+        # the labelled out-of-scope examples say what is off-topic for this card; a question whose best
+        # section is on another card of the corpus is that card's (the two-card gate caught it)
+        own_top = not ranked or self.tutor.chunks[ranked[0].idx].doc_id == self.card.doc_id
+        if in_scope and alone and own_top and self._neighbours_out_of_scope(reading, reason, complaint):
             in_scope, reason = False, "neighbours-oos"  # PID tuning, motor sizing: adjacent, not on the card
         if not in_scope and reason == "off-card" and asks_missing is not None and not ctx.is_followup and (
                 CORE_TERMS.search(q) or (reading.votes.get("out_of_scope", 1.0) <= s.answer.missing_max_oos

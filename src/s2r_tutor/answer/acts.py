@@ -25,6 +25,7 @@ from ..errors import AnswerDataError
 from ..retrieval.glossary import expand_query
 from ..models import Intent
 from .lexicon import any_of, canonical
+from . import ruledata as rd
 from .vectors import labelled_vectors
 
 log = logging.getLogger("s2r_tutor.answer")
@@ -64,14 +65,7 @@ def load_examples(text: str | None = None, source: str = "data/acts.jsonl") -> l
     """Parse the labelled examples; a bad line is an AnswerDataError naming `source:line`."""
     text = _data_path("acts.jsonl").read_text("utf-8") if text is None else text
     out: list[Example] = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise AnswerDataError(f"{source}:{n}: not valid JSON ({exc.msg})") from None
+    for n, row in rd.jsonl_rows(text, source):
         q, act, intent = row.get("q"), row.get("act"), row.get("intent")
         if not isinstance(q, str) or not q.strip():
             raise AnswerDataError(f"{source}:{n}: 'q' must be a non-empty question")

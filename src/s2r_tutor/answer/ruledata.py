@@ -83,3 +83,16 @@ def lang_text(name: str, entry: str, value: object) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(value.get(k), str) and value.get(k) for k in ("zh", "en")):
         raise AnswerDataError(f"{source(name)}: {entry}: needs non-empty 'zh' and 'en' texts")
     return {"zh": value["zh"], "en": value["en"]}
+
+
+def jsonl_rows(text: str, where: str):
+    """(line number, object) for each non-blank, non-comment line of a JSON-lines text; a line that is
+    not JSON is an AnswerDataError naming `where:line`."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            yield n, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise AnswerDataError(f"{where}:{n}: not valid JSON ({exc.msg})") from None

@@ -12,7 +12,6 @@ error naming it.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -152,14 +151,7 @@ def load_stories(text: str | None = None) -> list[Story]:
     text = rd.read_text(_STORIES) if text is None else text
     keys = {f.key for f in table().factors}
     out = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise AnswerDataError(f"{src}:{n}: not valid JSON ({exc.msg})") from None
+    for n, row in rd.jsonl_rows(text, src):
         story, factors = row.get("story"), row.get("factors")
         if not isinstance(story, str) or not story.strip() or not isinstance(factors, list):
             raise AnswerDataError(f"{src}:{n}: needs 'story' (text) and 'factors' (a list)")

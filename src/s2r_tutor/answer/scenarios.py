@@ -492,7 +492,7 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     q = fold(f.question)  # a follow-up's carries the earlier question: "客户说是软件的问题" + "那怎么讲" is still a blame
     # what the story itself asks in so many words; a follow-up's act was read from its own cue words
     act = (None if f.followup else t.asked_act(q)) or f.act
-    if act in ("customer_reply", "simpler") and t.one_line.search(q):
+    if t.one_line.search(q):  # "one line for the customer": one card sentence, whatever act was read
         return ("one_line",)
     shape = t.shape(act)
     v = t.verdict(q)

@@ -433,6 +433,8 @@ class Answerer:
                 # the card scenario the story resembles is the walkthrough's point: its line is never
                 # traded for a better-scoring support line (English scores Chinese quotes lower)
                 must |= frozenset(f"[{c.marker}]" for c in ledger.all() if "#scenario-" in c.chunk_id)
+                # ... and neither is the point its shape states first (the verdict's or the cause's sentence)
+                must |= frozenset(re.findall(r"\[\d+\]", body.strip().split("\n\n")[0]))
             top = self._uncited_top(plan, ledger)
             if top is not None:
                 # The topic's builder did not use the section search ranks first. Search is right far more
@@ -453,6 +455,10 @@ class Answerer:
             # compare / overview may want the whole set, and a scenario walkthrough chose its lines from the story
             floor = a.support_floor if plan.act in a.floor_acts and plan.intent is not Intent.scenario else None
             relevance, plain = self._relevance(plan, ledger, lead)
+            if plan.intent is Intent.scenario and factors_for(plan.focus):
+                # a story's point (its shape's first paragraph) is chosen first, before any support line
+                point = set(body.strip().split("\n\n")[0].splitlines())
+                relevance = (lambda r: lambda line: 10.0 if line in point else r(line))(relevance)
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
                                        avoid, must, self._measure(lang), floor, plain)
         verdict = verify(markdown, ledger.all(), ledger.framing)

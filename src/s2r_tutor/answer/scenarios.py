@@ -85,6 +85,7 @@ class Table:
     customer_cite: tuple[tuple[str, str], ...] = ()
     text: dict[str, dict[str, str]] = field(default_factory=dict)
     asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
+    story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -158,7 +159,8 @@ def parse_table(data: dict) -> Table:
                  shapes, verdicts, rd.compile_list(_TABLE, "one_line.cues", one.get("cues")),
                  _evidence("one_line.cite", one.get("cite")),
                  _evidence("customer.cite", (data.get("customer") or {}).get("cite")),
-                 {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")))
+                 {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
+                 rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER)
 
 
 def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -331,10 +333,22 @@ def _section(w: "Writer", key: str, *items: str) -> str:
     return w.ledger.frame(f"**{label(w.lang, key)}**") + "\n" + body
 
 
+def _evidence_for(w: "Writer", fac: Factor) -> tuple[tuple[str, str], ...]:
+    """The factor's evidence as the reader will see it: English is aligned by whole sentence, so a
+    clause of the long causes sentence ("传感器会有噪声") would show the whole sentence, friction and
+    motors first (blind 9 b9en-003); an English answer leaves such a clause out when the factor has a
+    sentence of its own."""
+    if w.lang != "en" or fac.key == "general":  # the general factor is the list of causes itself
+        return fac.evidence
+    own = tuple((a, p) for a, p in fac.evidence if len([c for c in re.split(r"[，；。]", w.sentence(a, p)) if c]) < 4)
+    return own or fac.evidence[:1]
+
+
 def _factor_line(w: "Writer", fac: Factor, whole: bool = False) -> str:
-    evidence = [w.sentence(a, p) for a, p in fac.evidence]
-    spans = evidence if whole else [_clause(s, p) for s, (_, p) in zip(evidence, fac.evidence)]
-    cited = [w.quote(a, s) for (a, _), s in zip(fac.evidence, spans)]
+    refs = _evidence_for(w, fac)
+    evidence = [w.sentence(a, p) for a, p in refs]
+    spans = [unnumber(s).rstrip("；;") for s in evidence] if whole else [_clause(s, p) for s, (_, p) in zip(evidence, refs)]
+    cited = [w.quote(a, s) for (a, _), s in zip(refs, spans)]
     body = ("；" if w.lang == "zh" else "; ").join(c for c in cited if c)
     if not body:
         return ""
@@ -347,7 +361,7 @@ def _method_line(w: "Writer", fac: Factor) -> str:
     if fac.method is None:
         return ""
     anchor, ties = fac.method
-    return w.bullet(anchor, w.sentence(anchor, ties), label=w.card.heading(anchor))
+    return w.bullet(anchor, w.sentence(anchor, ties), label=w.card.heading(anchor).rstrip("？?"))
 
 
 def is_story(question: str) -> bool:
@@ -355,7 +369,7 @@ def is_story(question: str) -> bool:
     from .intents import SYMPTOM
 
     q = fold(question)
-    return bool(SYMPTOM.search(q)) and not re.search(r"场景|scenario", q)
+    return bool(SYMPTOM.search(q) or table().story_cues.search(q)) and not re.search(r"场景|scenario", q)
 
 
 def factors_for(f: "Focus") -> list[Factor]:
@@ -465,7 +479,7 @@ class _Blocks:
             facs = [] if self.general else self.factors[:1]
             clauses = []
             for x in facs:
-                for (a, p) in x.evidence[:1]:
+                for (a, p) in _evidence_for(w, x)[:1]:
                     c = _clause(w.sentence(a, p), p)
                     if c and f"{a}|{c}" not in self.used:
                         self.used.add(f"{a}|{c}")

@@ -485,7 +485,7 @@ class _Blocks:
                         self.used.add(f"{a}|{c}")
                         clauses.append(w.quote(a, c) or "")
             rest = self._cited(refs[1:])
-            body = " ".join(x for x in [*first, *clauses, *rest] if x)
+            body = _join([*first, *clauses, *rest], w.lang)
             scen = self.render("scenario", point=True) if not self.general else ""
             return lines(self._frame(self._text("customer_point")), body, f"- {scen.lstrip('- ')}" if scen else "")
         if block == "one_line":
@@ -496,6 +496,18 @@ class _Blocks:
             return lines(*self._fresh(w.bullet("why-hard", w.sentence("why-hard", "完美复制品")),
                                       w.bullet("physical-system", w.sentence("physical-system", "越不准确"))))
         raise ValueError(block)
+
+
+def _join(pieces: list[str], lang: str) -> str:
+    """Cited pieces in one paragraph; a clause that ends without a stop gets the answer's own ；/;."""
+    out = ""
+    for p in (x for x in pieces if x):
+        if out:
+            ends = re.sub(r"(?:\s*\[\d+\])+$", "", out)
+            out += (" " if ends.endswith(("。", "！", "？", "；", ".", "!", "?", ";")) else ("；" if lang == "zh" else "; ")) + p
+        else:
+            out = p
+    return out
 
 
 def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
@@ -530,9 +542,16 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         first_patterns = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
         return {"body": "\n\n".join(x for x in ((patterns, why) if first_patterns else (why, patterns)) if x)}
     blocks = _Blocks(w, f, factors)
-    parts = []
+    parts: list[str] = []
+    last = ""
     for block in story_shape(f):
         text = blocks.render(block, point=not parts)
-        if text:
+        if not text:
+            continue
+        if block == "customer" and last == "verdict" and len(parts) == 1:
+            # "客户说是我们软件的问题，怎么接": the blame's answer and the words for the customer are one point
+            parts[0] += "\n" + text
+        else:
             parts.append(text)
+        last = block
     return {"body": "\n\n".join(parts)}

@@ -524,7 +524,7 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     v = t.verdict(q)
     if v.shape is not None and act in ("verdict", "how"):
         return v.shape
-    if v.key == "blame" and v.shape is None and shape[0] != "verdict" and act != "check_first":
+    if v.key == "blame" and v.shape is None and shape[0] != "verdict":
         shape = ("verdict", *shape)
     return shape
 

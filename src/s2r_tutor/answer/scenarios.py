@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +50,23 @@ class Factor:
     method: tuple[str, str] | None         # (method anchor, the phrase of its card sentence naming the factor)
 
 
+#: the blocks a story answer is made of (data/rules/scenarios.json "shapes" orders them per act; the
+#: first is the point): verdict line + its card sentence, the gap factors ("cause"), every factor's
+#: check or just the strongest one's, the methods the card ties to them, the card scenario it
+#: resembles, a customer-facing explanation, one card sentence, and the deeper reason of a follow-up
+BLOCKS = ("verdict", "cause", "checks", "check1", "methods", "scenario", "customer", "one_line", "deeper")
+TEXTS = ("cause_point", "general_point", "customer_point", "methods_point", "checks_point", "check1", "no_pattern")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    key: str
+    cues: re.Pattern[str]
+    line: dict[str, str]
+    cite: tuple[tuple[str, str], ...]
+    shape: tuple[str, ...] | None = None  # the shape this verdict answers with (None: the act's)
+
+
 @dataclass(frozen=True)
 class Table:
     factors: tuple[Factor, ...]
@@ -61,9 +78,28 @@ class Table:
     cue_weight: float
     catch_all: str | None = None  # kept only when it is the strongest factor
     second_ratio: float = 0.0     # a further factor needs at least this share of the strongest's vote
+    shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act -> blocks ("default" for the rest)
+    verdicts: tuple[Verdict, ...] = ()
+    one_line: re.Pattern[str] = rd.NEVER
+    one_line_cite: tuple[tuple[str, str], ...] = ()
+    customer_cite: tuple[tuple[str, str], ...] = ()
+    text: dict[str, dict[str, str]] = field(default_factory=dict)
+    asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
+    story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
+
+    def asked_act(self, question: str) -> str | None:
+        q = fold(question)
+        return next((act for act, cues in self.asked if cues.search(q)), None)
 
     def factor(self, key: str) -> Factor:
         return next(f for f in self.factors if f.key == key)
+
+    def shape(self, act: str) -> tuple[str, ...]:
+        return self.shapes.get(act) or self.shapes["default"]
+
+    def verdict(self, question: str) -> Verdict:
+        q = fold(question)
+        return next(v for v in self.verdicts if v.cues is rd.NEVER or v.cues.search(q))
 
 
 def _evidence(entry: str, raw: object) -> tuple[tuple[str, str], ...]:
@@ -111,8 +147,69 @@ def parse_table(data: dict) -> Table:
     catch_all = m.get("catch_all")
     if catch_all is not None and catch_all not in seen:
         raise AnswerDataError(f"{src}: match.catch_all: unknown factor {catch_all!r}")
+    shapes = _shapes(data.get("shapes"))
+    verdicts = _verdicts(data.get("verdicts"), shapes)
+    one = data.get("one_line") or {}
+    text = data.get("text") or {}
+    missing = [k for k in TEXTS if k not in text]
+    if missing:
+        raise AnswerDataError(f"{src}: text: missing {missing}")
     return Table(tuple(factors), general, rd.lang_text(_TABLE, "general.note", g.get("note")),
-                 int(nums["k"]), nums["temperature"], nums["min_vote"], nums["cue_weight"], catch_all, nums["second_ratio"])
+                 int(nums["k"]), nums["temperature"], nums["min_vote"], nums["cue_weight"], catch_all, nums["second_ratio"],
+                 shapes, verdicts, rd.compile_list(_TABLE, "one_line.cues", one.get("cues")),
+                 _evidence("one_line.cite", one.get("cite")),
+                 _evidence("customer.cite", (data.get("customer") or {}).get("cite")),
+                 {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
+                 rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER)
+
+
+def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    from .acts import ACTS
+
+    out = []
+    for i, a in enumerate(raw or []):
+        if not isinstance(a, dict) or a.get("act") not in ACTS:
+            raise AnswerDataError(f"{rd.source(_TABLE)}: asked[{i}]: needs an 'act' of answer/acts.py")
+        out.append((a["act"], rd.compile_list(_TABLE, f"asked[{i}].cues", a.get("cues"))))
+    return tuple(out)
+
+
+def _shape(entry: str, raw: object) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not raw or not all(isinstance(b, str) for b in raw):
+        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: must be a non-empty list of blocks")
+    bad = [b for b in raw if b not in BLOCKS]
+    if bad:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: unknown block(s) {bad}; choose from {', '.join(BLOCKS)}")
+    return tuple(raw)
+
+
+def _shapes(raw: object) -> dict[str, tuple[str, ...]]:
+    """act -> blocks; every key is an act of answer/acts.py (or "default", which must be there)."""
+    from .acts import ACTS
+
+    if not isinstance(raw, dict) or "default" not in raw:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: shapes: needs a 'default' shape")
+    bad = [a for a in raw if a != "default" and a not in ACTS]
+    if bad:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: shapes: unknown act(s) {bad}; choose from {', '.join(ACTS)}")
+    return {a: _shape(f"shapes.{a}", v) for a, v in raw.items()}
+
+
+def _verdicts(raw: object, shapes: dict) -> tuple[Verdict, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: verdicts: must list at least the default variant")
+    out = []
+    for i, v in enumerate(raw):
+        entry = f"verdicts[{i}]" + (f" ({v.get('key')})" if isinstance(v, dict) else "")
+        if not isinstance(v, dict) or not isinstance(v.get("key"), str):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: needs a 'key'")
+        cues = rd.compile_list(_TABLE, f"{entry}.cues", v["cues"]) if v.get("cues") else rd.NEVER
+        cite = _evidence(f"{entry}.cite", v["cite"]) if v.get("cite") else ()
+        shape = _shape(f"{entry}.shape", v["shape"]) if v.get("shape") is not None else None
+        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape))
+    if out[-1].cues is not rd.NEVER or any(v.cues is rd.NEVER for v in out[:-1]):
+        raise AnswerDataError(f"{rd.source(_TABLE)}: verdicts: only the last variant (the default) has no cues")
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -135,6 +232,11 @@ def check_scenarios(card: "CardView") -> None:
             missing.append(f"{f.key}: card scenario {f.pattern!r} is missing")
         if f.method and not any(f.method[1] in s for s in card.sents(f.method[0])):
             missing.append(f"{f.key}: method {f.method[0]!r} no longer names {f.method[1]!r}")
+    cites = [*((f"verdicts ({v.key})", c) for v in t.verdicts for c in v.cite), *(("one_line", c) for c in t.one_line_cite),
+             *(("customer", c) for c in t.customer_cite)]
+    for where, (anchor, phrase) in cites:
+        if not any(phrase in s for s in card.sents(anchor)):
+            missing.append(f"{where}: section {anchor!r} has no sentence containing {phrase!r}")
     if missing:
         raise AnswerDataError(f"{rd.source(_TABLE)}: the card no longer has what the table names: " + "; ".join(missing))
 
@@ -231,10 +333,22 @@ def _section(w: "Writer", key: str, *items: str) -> str:
     return w.ledger.frame(f"**{label(w.lang, key)}**") + "\n" + body
 
 
+def _evidence_for(w: "Writer", fac: Factor) -> tuple[tuple[str, str], ...]:
+    """The factor's evidence as the reader will see it: English is aligned by whole sentence, so a
+    clause of the long causes sentence ("传感器会有噪声") would show the whole sentence, friction and
+    motors first (blind 9 b9en-003); an English answer leaves such a clause out when the factor has a
+    sentence of its own."""
+    if w.lang != "en" or fac.key == "general":  # the general factor is the list of causes itself
+        return fac.evidence
+    own = tuple((a, p) for a, p in fac.evidence if len([c for c in re.split(r"[，；。]", w.sentence(a, p)) if c]) < 4)
+    return own or fac.evidence[:1]
+
+
 def _factor_line(w: "Writer", fac: Factor, whole: bool = False) -> str:
-    evidence = [w.sentence(a, p) for a, p in fac.evidence]
-    spans = evidence if whole else [_clause(s, p) for s, (_, p) in zip(evidence, fac.evidence)]
-    cited = [w.quote(a, s) for (a, _), s in zip(fac.evidence, spans)]
+    refs = _evidence_for(w, fac)
+    evidence = [w.sentence(a, p) for a, p in refs]
+    spans = [unnumber(s).rstrip("；;") for s in evidence] if whole else [_clause(s, p) for s, (_, p) in zip(evidence, refs)]
+    cited = [w.quote(a, s) for (a, _), s in zip(refs, spans)]
     body = ("；" if w.lang == "zh" else "; ").join(c for c in cited if c)
     if not body:
         return ""
@@ -247,68 +361,197 @@ def _method_line(w: "Writer", fac: Factor) -> str:
     if fac.method is None:
         return ""
     anchor, ties = fac.method
-    return w.bullet(anchor, w.sentence(anchor, ties), label=w.card.heading(anchor))
+    return w.bullet(anchor, w.sentence(anchor, ties), label=w.card.heading(anchor).rstrip("？?"))
+
+
+def is_story(question: str) -> bool:
+    """A symptom told (摔, 变差, slips, …), not a question about the card's list of scenarios."""
+    from .intents import SYMPTOM
+
+    q = fold(question)
+    return bool(SYMPTOM.search(q) or table().story_cues.search(q)) and not re.search(r"场景|scenario", q)
 
 
 def factors_for(f: "Focus") -> list[Factor]:
-    """The focus's factors: decided by the answerer's StoryMatcher when it set them, else cue words."""
+    """The story's factors: decided by the answerer's StoryMatcher when it set them, else cue words.
+    A story that names no factor gets the card's general gap factors ([table().general]); a question
+    that tells no story ("when should an engineer think of Sim2Real") gets []. The answerer reads a
+    non-empty list as "the walkthrough answers in its own shape"."""
     t = table()
     if f.factors is not None:
-        return [t.factor(k) for k in f.factors if any(x.key == k for x in t.factors)]
-    return match_factors(f.question)
+        found = [t.factor(k) for k in f.factors if any(x.key == k for x in t.factors)]
+    else:
+        found = match_factors(f.question)
+    story = is_story(f.question)
+    if not story and all(x.key == (t.catch_all or "") for x in found):
+        found = []  # "when should a solution engineer think of Sim2Real with a customer": no story, no factor
+    if not found and story:
+        return [t.general]
+    return found
+
+
+class _Blocks:
+    """Renders a story answer's blocks; a card sentence or check said once is not said again."""
+
+    def __init__(self, w: "Writer", f: "Focus", factors: list[Factor]):
+        self.w, self.f, self.t = w, f, table()
+        self.factors = factors
+        self.general = factors == [self.t.general]
+        self.used: set[str] = set()
+
+    def _text(self, key: str, **kw: str) -> str:
+        return self.t.text[key][self.w.lang].format(**kw)
+
+    def _frame(self, text: str) -> str:
+        return self.w.ledger.frame(f"**{text}**")
+
+    def _fresh(self, *items: str) -> list[str]:
+        out = []
+        for it in items:
+            if it and it not in self.used:
+                self.used.add(it)
+                out.append(it)
+        return out
+
+    def _cited(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
+        """The card sentences `refs` name, cited, each once per answer."""
+        out = []
+        for anchor, phrase in refs:
+            s = unnumber(self.w.sentence(anchor, phrase))
+            if s and f"{anchor}|{s}" not in self.used:
+                self.used.add(f"{anchor}|{s}")
+                q = self.w.quote(anchor, s)
+                if q:
+                    out.append(q)
+        return out
+
+    def _names(self) -> str:
+        sep = "、" if self.w.lang == "zh" else "; "
+        return sep.join(re.sub(r"\s*\([^)]*\)", "", x.names[self.w.lang]) for x in self.factors)
+
+    def _factor_lines(self) -> list[str]:
+        if self.general:
+            return self._fresh(_factor_line(self.w, self.t.general, whole=True))
+        return self._fresh(*[_factor_line(self.w, x) for x in self.factors])
+
+    def _checks(self, first_only: bool = False) -> list[str]:
+        facs = self.factors[:1] if first_only else self.factors
+        return self._fresh(*[self.w.ledger.frame(f"- {x.check[self.w.lang]}") for x in facs])
+
+    def _methods(self) -> list[str]:
+        methods = list(dict.fromkeys(x.method for x in self.factors if x.method))
+        return self._fresh(*[_method_line(self.w, next(x for x in self.factors if x.method == m)) for m in methods])
+
+    def render(self, block: str, point: bool) -> str:
+        w = self.w
+        if block == "verdict":
+            v = self.t.verdict(self.f.question)
+            cited = self._cited(v.cite)
+            body = " ".join(cited) if cited else ""
+            if not cited:  # a verdict line with no sentence of its own (retrain): the methods say it
+                return lines(self._frame(v.line[w.lang]), *self._methods())
+            return lines(self._frame(v.line[w.lang]), body)
+        if block == "cause":
+            if self.general:
+                return lines(self._frame(self._text("general_point")) if point else
+                             w.ledger.frame(f"**{label(w.lang, 'sc-factors')}**"), *self._factor_lines())
+            head = self._frame(self._text("cause_point", names=self._names())) if point else \
+                w.ledger.frame(f"**{label(w.lang, 'sc-factors')}**")
+            return lines(head, *self._factor_lines())
+        if block in ("checks", "check1"):
+            items = self._checks(first_only=block == "check1")
+            if not items:
+                return ""
+            head = self._text("checks_point") if point else (self._text("check1") if block == "check1" else label(w.lang, "sc-checks"))
+            return lines(self._frame(head), *items)
+        if block == "methods":
+            items = self._methods()
+            return lines(self._frame(self._text("methods_point")), *items) if items else ""
+        if block == "scenario":
+            anchors = list(dict.fromkeys(x.pattern for x in self.factors if x.pattern))[:1]
+            items = self._fresh(*[_pattern_line(w, a) for a in anchors])
+            if not items:
+                return ""
+            return items[0] if point else lines(w.ledger.frame(f"**{label(w.lang, 'sc-patterns')}**"), *items)
+        if block == "customer":
+            refs = self.t.customer_cite
+            first = self._cited(refs[:1])
+            facs = [] if self.general else self.factors[:1]
+            clauses = []
+            for x in facs:
+                for (a, p) in _evidence_for(w, x)[:1]:
+                    c = _clause(w.sentence(a, p), p)
+                    if c and f"{a}|{c}" not in self.used:
+                        self.used.add(f"{a}|{c}")
+                        clauses.append(w.quote(a, c) or "")
+            rest = self._cited(refs[1:])
+            body = _join([*first, *clauses, *rest], w.lang)
+            scen = self.render("scenario", point=True) if not self.general else ""
+            return lines(self._frame(self._text("customer_point")), body, f"- {scen.lstrip('- ')}" if scen else "")
+        if block == "one_line":
+            return " ".join(self._cited(self.t.one_line_cite))
+        if block == "deeper":
+            if not self.f.followup:
+                return ""
+            return lines(*self._fresh(w.bullet("why-hard", w.sentence("why-hard", "完美复制品")),
+                                      w.bullet("physical-system", w.sentence("physical-system", "越不准确"))))
+        raise ValueError(block)
+
+
+def _join(pieces: list[str], lang: str) -> str:
+    """Cited pieces in one paragraph; a clause that ends without a stop gets the answer's own ；/;."""
+    out = ""
+    for p in (x for x in pieces if x):
+        if out:
+            ends = re.sub(r"(?:\s*\[\d+\])+$", "", out)
+            out += (" " if ends.endswith(("。", "！", "？", "；", ".", "!", "?", ";")) else ("；" if lang == "zh" else "; ")) + p
+        else:
+            out = p
+    return out
+
+
+def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
+    """The blocks a story answer shows, in order, for the question's act (data: scenarios.json shapes);
+    a verdict variant may bring its own shape (retrain), a blame ("是不是算法的问题") answers the blame
+    first, and "one line for the customer" is one card sentence."""
+    t = t or table()
+    q = fold(f.question)  # a follow-up's carries the earlier question: "客户说是软件的问题" + "那怎么讲" is still a blame
+    # what the story itself asks in so many words; a follow-up's act was read from its own cue words
+    act = (None if f.followup else t.asked_act(q)) or f.act
+    if t.one_line.search(q):  # "one line for the customer": one card sentence, whatever act was read
+        return ("one_line",)
+    shape = t.shape(act)
+    v = t.verdict(q)
+    if v.shape is not None and act in ("verdict", "how"):
+        return v.shape
+    if v.key == "blame" and v.shape is None and shape[0] != "verdict":
+        shape = ("verdict", *shape)
+    return shape
 
 
 def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
-    """A walkthrough from the symptom: the gap factors the story names (with the card's evidence), the
-    checks they call for and the one method the card ties to each, the card scenario it resembles,
-    and real-robot validation, ordered by what is asked (f.act). A complaint no factor matches gets
-    the card's general gap factors, said to be general."""
-    from .intents import SYMPTOM
-
-    t = table()
+    """A customer story answered in the shape its act asks for (scenarios.json "shapes"): the point
+    first (the verdict, the cause, the check, the method, words for the customer), then only the
+    blocks that act needs. A story no factor matches gets the card's general gap factors, said to be
+    general. A question that tells no story gets the card's scenarios and when to think of Sim2Real."""
     factors = factors_for(f)
-    symptom = bool(SYMPTOM.search(fold(f.question)))
-    if not symptom and all(x.key == "environment" for x in factors):
-        factors = []  # "when should a solution engineer think of Sim2Real with a customer": no story, no factor
-    # a complaint (or a "what do I check" about one) that names no factor: the card's general gap factors
-    general = not factors and (symptom or f.act in ("check_first", "why")) and not re.search(r"场景|scenario", fold(f.question))
-    patterns = list(dict.fromkeys(x.pattern for x in factors if x.pattern))[:1]
-    if not patterns and not factors and not general:
-        patterns = SCENARIO_ANCHORS  # "what scenarios does the card list?", or a complaint the card has no scenario for
-    if general:
-        factor_lines = [w.ledger.frame(t.note[w.lang]), _factor_line(w, t.general, whole=True)]
-        checks = [w.ledger.frame(f"- {t.general.check[w.lang]}")]
-    else:
-        factor_lines = [_factor_line(w, x) for x in factors]
-        checks = [w.ledger.frame(f"- {x.check[w.lang]}") for x in factors]
-    methods = list(dict.fromkeys(x.method for x in factors if x.method))
-    method_lines = [_method_line(w, next(x for x in factors if x.method == m)) for m in methods]
-    parts = {
-        "patterns": _section(w, "sc-patterns", *[_pattern_line(w, a) for a in patterns]),
-        "factors": _section(w, "sc-factors", *factor_lines),
-        "checks": _section(w, "sc-checks", *checks, *method_lines),
-        # "don't ask which algorithm, compare sim and site" is advice on where to start: only for a first
-        # step or an approach, or where no story is told (blind 8: under every "why" it read as canned)
-        "why": (_section if factors or general else (lambda _w, _k, *items: lines(*items)))(  # no story: no "why this happens"
-            w, "sc-why", w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
-            w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是"))
-            if f.act in ("check_first", "how") or not (factors or general) else ""),
-        # words an engineer can say to the customer: the card's sentence written for solution engineers
-        "reply": w.bullet("solution-engineers", w.sentence("solution-engineers", "解决方案人员要知道")),
-        "validation": w.bullet("related-robot-data", w.sentence("related-robot-data", "真机安全验证")),
-        # the reason behind the reason: past the budget of a first "why", what a follow-up "为什么？" adds
-        # (only on a follow-up: a first "why" that fits them all in its budget would leave "为什么？" nothing new)
-        "deeper": lines(w.bullet("why-hard", w.sentence("why-hard", "完美复制品")),
-                        w.bullet("physical-system", w.sentence("physical-system", "越不准确"))) if f.followup else "",
-    }
-    # the closing "data matters, but real-robot safety validation stays" line answers "what next / do we
-    # need to retrain", not "why" or "what do I tell the customer" (blind 8: an off-topic tail there)
-    order = {"check_first": ("patterns", "checks", "factors", "validation"),
-             "why": ("factors", "patterns", "why", "checks", "deeper"),
-             "customer_reply": ("patterns", "reply", "factors", "why"),
-             "overview": ("patterns", "factors", "checks"),
-             "verdict": ("patterns", "why", "factors", "checks", "validation"),
-             }.get(f.act, ("patterns", "factors", "checks", "why"))
-    if not factors and not general:  # no symptom named: the card's scenarios, or when to think of Sim2Real at all
-        order = ("patterns", "why") if f.act == "overview" or re.search(r"场景|scenario", fold(f.question)) else ("why", "patterns")
-    return {"body": "\n\n".join(parts[k] for k in order if parts[k])}
+    if not factors:
+        why = lines(w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
+                    w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是")))
+        patterns = _section(w, "sc-patterns", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])
+        first_patterns = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
+        return {"body": "\n\n".join(x for x in ((patterns, why) if first_patterns else (why, patterns)) if x)}
+    blocks = _Blocks(w, f, factors)
+    parts: list[str] = []
+    last = ""
+    for block in story_shape(f):
+        text = blocks.render(block, point=not parts)
+        if not text:
+            continue
+        if block == "customer" and last == "verdict" and len(parts) == 1:
+            # "客户说是我们软件的问题，怎么接": the blame's answer and the words for the customer are one point
+            parts[0] += "\n" + text
+        else:
+            parts.append(text)
+        last = block
+    return {"body": "\n\n".join(parts)}

@@ -1,0 +1,124 @@
+"""Customer stories (issue 14): each act gets its own answer shape (data/rules/scenarios.json
+"shapes"), the point first; the matcher's accuracy over the labelled stories is a threshold, not one
+phrasing per test; English stories are answered in English."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from s2r_tutor.answer import ruledata
+from s2r_tutor.answer.focus import Focus
+from s2r_tutor.answer.scenarios import StoryMatcher, load_stories, parse_table, story_shape, table
+from s2r_tutor.errors import AnswerDataError
+
+ROOT = Path(__file__).resolve().parents[1]
+_MARK = re.compile(r"\s*\[\d+\]")
+
+
+def _shown(text: str) -> str:
+    return _MARK.sub("", text)
+
+
+def test_shapes_are_validated_at_load():
+    data = ruledata.load("scenarios.json")
+    bad = json.loads(json.dumps(data))
+    bad["shapes"]["why"] = ["cause", "weather"]
+    with pytest.raises(AnswerDataError, match=r"scenarios\.json: shapes\.why: unknown block\(s\) \['weather'\]"):
+        parse_table(bad)
+    bad = json.loads(json.dumps(data))
+    bad["shapes"]["gossip"] = ["cause"]
+    with pytest.raises(AnswerDataError, match=r"shapes: unknown act\(s\) \['gossip'\]"):
+        parse_table(bad)
+    bad = json.loads(json.dumps(data))
+    bad["verdicts"][-1]["cues"] = ["是"]
+    with pytest.raises(AnswerDataError, match=r"only the last variant"):
+        parse_table(bad)
+
+
+def test_the_shape_follows_what_the_story_asks():
+    t = table()
+    assert story_shape(Focus(question="地面很滑老摔，我到现场先查什么？", act="verdict"))[0] == "checks"
+    assert story_shape(Focus(question="地面很滑老摔，给客户一个不太技术的解释", act="check_first"))[0] == "customer"
+    assert story_shape(Focus(question="仓库灯光暗视觉老失败，有啥办法能缓解？", act="verdict"))[0] == "methods"
+    assert story_shape(Focus(question="The robot slips on site. Give me one line for the customer.", act="customer_reply")) == ("one_line",)
+    # a blame is answered first, whatever else is asked
+    assert story_shape(Focus(question="现场老偏几毫米，客户问是不是我们算法不行，咋回", act="customer_reply"))[:2] == ("verdict", "customer")
+    assert t.verdict("客户问是不是我们算法不行").key == "blame"
+    assert t.verdict("这个跟sim2real有关系没").key == "gap"
+    # a follow-up's act was read from its own words: the earlier story's cue words do not override it
+    assert story_shape(Focus(question="为啥背上设备就晃 那先查啥", act="check_first", followup=True))[0] == "checks"
+
+
+def test_stories_are_not_copied_from_any_dev_or_blind_set():
+    asked = set()
+    for f in [*ROOT.glob("tests/eval/*.jsonl"), *ROOT.glob("docs/blind*/holdout*.jsonl")]:
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                asked.add(json.loads(line)["question"].strip())
+    assert asked and not [s.text for s in load_stories() if s.text in asked]
+
+
+def test_matcher_leave_one_out_over_the_labelled_stories(tutor):
+    """Each labelled story matched by all the others (its own vector left out): measured 0.785 for the
+    strongest factor and 0.854 for the card scenario when the table was tuned (scripts/story_matcher_eval.py)."""
+    m = tutor._get_answerer().stories
+    pats = {f.key: f.pattern for f in table().factors}
+
+    def pattern(keys):
+        return next((pats[k] for k in keys if pats.get(k)), None)
+
+    first = scen = 0
+    n = len(m.stories)
+    for i, s in enumerate(m.stories):
+        keep = [j for j in range(n) if j != i]
+        got = StoryMatcher([m.stories[j] for j in keep], m.vectors[keep], m.t).match(m.vectors[i], s.text)
+        first += (got[:1] == list(s.factors[:1])) if s.factors else not got
+        scen += pattern(got) == pattern(list(s.factors))
+    assert first / n >= 0.75 and scen / n >= 0.82, (first, scen, n)
+
+
+STORY = "客户给巡检机器狗背了个二十斤的采样箱，空着跑没事，背上以后一走就晃。"
+
+
+@pytest.mark.parametrize("ask, opens", [
+    ("这跟 sim2real 有关系吗？", "**是的"),
+    ("我到现场先查什么？", "**先查这里"),
+    ("怎么跟客户解释比较好？", "**可以这样跟客户解释"),
+    ("有啥办法能缓解？", "**卡片里对应的方法"),
+    ("为啥会这样？", "**这是仿真—现实差距"),
+])
+def test_each_act_opens_with_its_point(tutor, ask, opens):
+    a = tutor.ask(STORY + ask)
+    assert a.intent == "scenario" and a.answer.startswith(opens), a.answer
+    assert any(c.chunk_id.endswith("#scenario-payload") for c in a.citations) or opens.startswith("**可以")
+    assert len(_shown(a.answer)) <= 450
+    assert "数据是缩小差距的重要依据" not in a.answer  # the old closing line is gone
+
+
+def test_one_line_for_the_customer_is_one_cited_sentence(tutor):
+    a = tutor.ask(STORY + "给我一句话跟客户说。")
+    body = _shown(a.answer).strip()
+    assert len(a.citations) == 1 and len(re.findall(r"[。！？]", body)) == 1 and "\n" not in body, a.answer
+    en = tutor.ask("The robot dog slips on the customer's waxed floor. Give me one line for the customer.")
+    assert len(en.citations) == 1 and not re.search(r"[\u3400-\u9fff]", en.answer), en.answer
+
+
+def test_english_payload_story_is_english_and_names_the_payload_scenario(tutor):
+    a = tutor.ask("At the trade show our humanoid walked empty-handed. The client hung a 12 kg tool bag on it "
+                  "and now its gait wobbles. How do I explain this to the client?")
+    assert a.language == "en" and not re.search(r"[\u3400-\u9fff]", a.answer), a.answer
+    assert any(c.chunk_id.endswith("#scenario-payload") for c in a.citations)
+    assert a.answer.startswith("**You can explain it to the customer")
+    assert len(_shown(a.answer)) <= 900
+
+
+def test_a_story_the_card_has_no_scenario_for_says_so(tutor):
+    a = tutor.ask("送餐机器人在公司测试间推门很顺，到了客户写字楼就常推不开消防门，是哪类差距？帮我捋一下")
+    assert a.intent == "scenario"
+    assert not any("#scenario-" in c.chunk_id for c in a.citations), a.answer
+    assert "卡片没有专门讲这种情况" in a.answer

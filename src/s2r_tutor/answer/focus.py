@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from .card import Writer, unnumber
+from .labels import label_for
 from .leads import Ref
 
 
@@ -24,6 +25,8 @@ class Focus:
     act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
     factors: list[str] | None = None  # a customer story's gap factors (scenarios.StoryMatcher); None: not read
     followup: bool = False  # the question follows an answer: a walkthrough's "why" adds the deeper reason
+    claim: str | None = None  # the yes/no claim the neighbours read (data/leads.json claims); builders answer only it
+    order: list[str] = field(default_factory=list)  # `anchors` in the order the question (or the turn before) names them
 
 _MARK = re.compile(r"\s*\[\d+\]")
 _MARKS = re.compile(r"\[\d+\]")
@@ -40,8 +43,15 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None) -> 
         if s and s not in by_anchor.setdefault(anchor, []):
             by_anchor[anchor].append(s)
     for anchor, sents in by_anchor.items():
+        sents[-1] = sents[-1].rstrip("；")  # a sentence cut at "；" does not end the lead on it
         q = w.quote(anchor, *sents, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in sents[:-1]) else "")
         if q:
+            # a list item under a bold sub-heading ("可以在仿真或真实环境中训练" under "强化学习") names no
+            # subject: the sub-heading labels it
+            head = w.card.item_heading(anchor, sents[0])
+            if head:
+                tag = label_for(w.lang, head)
+                q = w.ledger.frame(f"**{tag}**") + ("：" if w.lang == "zh" else ": ") + q
             parts.append(q)
     if not parts:
         return ""

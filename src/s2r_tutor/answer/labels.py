@@ -24,7 +24,7 @@ LABELS: dict[str, dict[str, str]] = {
         "why-simulation-scale": "C · Scale", "why-simulation-control": "D · Control", "value": "The value of simulation",
         "rl": "Reinforcement learning (RL)", "s2r": "Sim2Real", "row-about": "What it is about",
         "row-solves": "What it solves", "row-where": "Where it trains / learns", "row-relation": "How they relate",
-        "rl-table": "Reinforcement learning vs Sim2Real, side by side", "bottom-line": "Bottom line:",
+        "rl-table": "RL vs Sim2Real", "bottom-line": "Bottom line:",
         "world-model": "World model", "body": "Robot body",
         "data": "Data", "validation": "Real-robot validation",
         "closest": "The section closest to your question",

@@ -116,6 +116,8 @@ class ActReader:
         acts = dict.fromkeys(ACTS, 0.0)
         intents: dict[str, float] = {}
         claim, best = None, 0.0
+        claim_votes: dict[str | None, float] = {}
+        claim_best: dict[str | None, float] = {}
         if qv is not None and len(self.examples):
             sims = self.vectors @ qv
             if exclude is not None:
@@ -129,8 +131,16 @@ class ActReader:
                 acts[ex.act] += w / total
                 if ex.intent:
                     intents[ex.intent] = intents.get(ex.intent, 0.0) + w
-                if claim is None and ex.claim and float(sims[i]) >= self.s.claim_min_cosine:
-                    claim = ex.claim
+                if ex.act == "verdict":
+                    claim_votes[ex.claim] = claim_votes.get(ex.claim, 0.0) + w
+                    claim_best[ex.claim] = max(claim_best.get(ex.claim, 0.0), float(sims[i]))
+            # the yes/no neighbours vote on which claim is tested, "none" included: one far neighbour's
+            # claim does not lead when nearer yes/no examples test none or another (blind 9 b9-084 got
+            # "不是。同一套算法…" from its fourth neighbour; b9-063 tied two claims at the first)
+            if claim_votes:
+                won = max(claim_votes, key=lambda c: claim_votes[c])
+                if won is not None and claim_best[won] >= self.s.claim_min_cosine:
+                    claim = won
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}
         votes = dict(acts)

@@ -556,7 +556,9 @@ class Answerer:
 
     @staticmethod
     def _shown_len(text: str) -> int:
-        return len(re.sub(r"\s*\[\d+\]", "", text))
+        # counted as the evaluation counts it (markers out, the space before them in): an answer the
+        # reader sees at 901 characters is over the cap
+        return len(re.sub(r"\[\d+\]", "", text))
 
     def _result(self, asked: str, lang: str, plan: Plan, text: str, citations: list, question: str,
                 history: list[Turn]) -> Answer:

@@ -56,6 +56,7 @@ class Plan:
     qv: object = None  # the question's embedding from retrieval (reused, never recomputed)
     specific: bool = False  # a topic phrase rule other than 'what is' fired: the question names a card topic
     lang: str = "zh"  # the reader's language: an English question is scored against the card's aligned English
+    asked: str = ""  # the question's own words (focus.question of a follow-up carries the earlier topic too)
 
 
 class Answerer:
@@ -198,7 +199,8 @@ class Answerer:
         previous = next((t.content for t in reversed(history) if t.role == "assistant"), "") if ctx.is_followup else ""
         focus.followup = bool(previous)
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
-                    act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific)
+                    act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
+                    asked=question)
 
     def _neighbours_in_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
         """The phrase rules found no card term, but the labelled questions nearest to this one are all
@@ -484,6 +486,10 @@ class Answerer:
                     must = self._top_markers(plan, ledger, force=True)
             full = a.budget_chars_en if lang == "en" else a.budget_chars
             budget = int((full // 2 if plan.act == "simpler" else full) * shrink)
+            if lead and plan.act != "verdict" and self.leads.one_line is not None \
+                    and self.leads.one_line.search(fold(plan.asked)):
+                # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
+                budget, must = 0, frozenset()
             if plan.act == "simpler":
                 # simpler than the answer before it: shorter than it, and no section forced over the budget
                 must = frozenset()

@@ -65,6 +65,13 @@ class Leads:
         if not isinstance(first, list) or any(a not in ACTS for a in first):
             raise AnswerDataError(f"data/leads.json table_first_acts: expected a list of acts from {list(ACTS)}")
         self.table_first_acts = frozenset(first)
+        one = data.get("one_line_cues", [])
+        if not isinstance(one, list) or not all(isinstance(o, str) and o.strip() for o in one):
+            raise AnswerDataError("data/leads.json one_line_cues: expected a list of non-empty patterns")
+        try:
+            self.one_line = re.compile("|".join(f"(?:{o})" for o in one), re.I) if one else None
+        except re.error as exc:
+            raise AnswerDataError(f"data/leads.json one_line_cues: bad pattern ({exc})") from exc
         self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]),
                                 bool(m.get("decisive", False)))
                         for kind, m in data.get("not_in_card", {}).items()]

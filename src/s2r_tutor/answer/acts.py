@@ -134,12 +134,14 @@ class ActReader:
                 if ex.act == "verdict":
                     claim_votes[ex.claim] = claim_votes.get(ex.claim, 0.0) + w
                     claim_best[ex.claim] = max(claim_best.get(ex.claim, 0.0), float(sims[i]))
-            # the yes/no neighbours vote on which claim is tested, "none" included: one far neighbour's
-            # claim does not lead when nearer yes/no examples test none or another (blind 9 b9-084 got
+            # the yes/no neighbours vote on which claim is tested: one far neighbour's claim does not lead
+            # when nearer yes/no examples test another or (clearly) none (blind 9 b9-084 got
             # "不是。同一套算法…" from its fourth neighbour; b9-063 tied two claims at the first)
-            if claim_votes:
-                won = max(claim_votes, key=lambda c: claim_votes[c])
-                if won is not None and claim_best[won] >= self.s.claim_min_cosine:
+            claims = {c: v for c, v in claim_votes.items() if c is not None}
+            if claims:
+                won = max(claims, key=lambda c: claims[c])
+                # many labelled yes/no questions carry no claim: "none" vetoes only when it clearly outvotes
+                if claim_best[won] >= self.s.claim_min_cosine and claim_votes.get(None, 0.0) < 2 * claims[won]:
                     claim = won
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import LLMError
 from ..retrieval.index import indexed_sentence_vectors
@@ -426,8 +426,9 @@ class Answerer:
             if claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
                 # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",
-                # blind 8 b8-036); a verdict line the card does not state is only given on the question's own
-                claim = None
+                # blind 8 b8-036); a verdict line the card does not state is only given on the question's own.
+                # The claim's card sentences still may lead (they are checked for fit like any fixed lead).
+                claim = replace(claim, verdict=None)
             tabled = self.leads.lead(plan.intent, plan.act, plan.focus.anchors) \
                 if plan.act in self.leads.table_first_acts and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else ()
             table_ok = True
@@ -448,8 +449,10 @@ class Answerer:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
                 lead = lead_block(writer, with_predecessors(self.card, tabled, self.leads.openers))
-            elif not (plan.intent is Intent.scenario and factors_for(plan.focus)):
-                # a customer story with named factors keeps the walkthrough's own order (its factors first)
+            elif not (plan.intent is Intent.scenario and factors_for(plan.focus)) \
+                    and (plan.intent.value, plan.act) not in self.leads.builder_first:
+                # a customer story with named factors keeps the walkthrough's own order (its factors first);
+                # a list asked for as a list (the steps, the memory hooks) is its own answer, in card order
                 picked = self.pick_lead(plan, table=table_ok)
                 sides = self._sides(plan)
                 if sides and [c.anchor for c in picked] == sides:

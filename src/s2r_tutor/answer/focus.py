@@ -44,18 +44,27 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None) -> 
             by_anchor[anchor].append(s)
     for anchor, sents in by_anchor.items():
         sents[-1] = sents[-1].rstrip("；")  # a sentence cut at "；" does not end the lead on it
-        q = w.quote(anchor, *sents, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in sents[:-1]) else "")
-        if q:
-            # a list item under a bold sub-heading ("可以在仿真或真实环境中训练" under "强化学习") names no
-            # subject: the sub-heading labels it
-            head = w.card.item_heading(anchor, sents[0])
+        # a list item under a bold sub-heading ("可以在仿真或真实环境中训练" under "强化学习", "服务的不只限于
+        # 强化学习" under "Sim2Real") names no subject: each run of sentences under one sub-heading is
+        # quoted on its own, labelled with it (blind 8 b8-088: "…两者解决的是不同问题。服务的不只限于强化学习")
+        runs: list[tuple[str, list[str]]] = []
+        for x in sents:
+            head = w.card.item_heading(anchor, x)
+            if runs and runs[-1][0] == head:
+                runs[-1][1].append(x)
+            else:
+                runs.append((head, [x]))
+        for head, run in runs:
+            q = w.quote(anchor, *run, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in run[:-1]) else "")
+            if not q:
+                continue
             if head:
-                tag = label_for(w.lang, head)
-                q = w.ledger.frame(f"**{tag}**") + ("：" if w.lang == "zh" else ": ") + q
+                q = w.ledger.frame(f"**{label_for(w.lang, head)}**") + ("：" if w.lang == "zh" else ": ") + q
             parts.append(q)
     if not parts:
         return ""
-    head = w.ledger.frame(f"**{verdict}**") + "\n\n" if verdict else ""
+    # a short verdict ("不是。") opens the lead's own paragraph: never a bare "No." standing alone
+    head = (w.ledger.frame(f"**{verdict}**") + ("\n\n" if len(verdict) > 16 else " ")) if verdict else ""
     return head + " ".join(parts)
 
 

@@ -20,7 +20,7 @@ Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
 @dataclass(frozen=True)
 class Claim:
     lead: tuple[Ref, ...]
-    verdict: dict[str, str] | None  # framing line per language, only where no card sentence states it
+    verdict: dict[str, str] | None  # short framing line per language ("不是。"), shown with the card sentence that says why
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,11 @@ class Leads:
         if not isinstance(first, list) or any(a not in ACTS for a in first):
             raise AnswerDataError(f"data/leads.json table_first_acts: expected a list of acts from {list(ACTS)}")
         self.table_first_acts = frozenset(first)
+        bf = data.get("builder_first", {})
+        if not isinstance(bf, dict) or any(t not in intents or not isinstance(a, list) or any(x not in ACTS for x in a)
+                                           for t, a in bf.items()):
+            raise AnswerDataError("data/leads.json builder_first: expected {topic: [act, ...]} with known topics and acts")
+        self.builder_first = frozenset((t, x) for t, a in bf.items() for x in a)
         one = data.get("one_line_cues", [])
         if not isinstance(one, list) or not all(isinstance(o, str) and o.strip() for o in one):
             raise AnswerDataError("data/leads.json one_line_cues: expected a list of non-empty patterns")

@@ -438,7 +438,13 @@ class Answerer:
                 # "再简单点" / "那怎么跟客户说" after an answer names no topic of its own: the table's sentence
                 # for the earlier topic answers it, whatever its cosine to these few words (blind 9 b9-017
                 # got the same one-sentence summary again)
-                followed = tabled if plan.previous_answer and not plan.specific else ()
+                # — when the table names another section than the one the best-scoring sentence is in (the
+                # plain-language section after a definition); within the same section the fit check decides
+                # ("再说简单点" after a world-model answer stays on the world-model sentence)
+                followed = ()
+                if tabled and plan.previous_answer and not plan.specific:
+                    scored = {c.anchor for c in self.pick_lead(plan, table=False)}
+                    followed = tabled if scored and not scored & {a for a, _ in tabled} else ()
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
                 tabled = tabled or followed
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either

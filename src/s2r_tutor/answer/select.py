@@ -133,7 +133,9 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
                   if len(p.strip()) >= MIN_LEAD_CHARS]
     us = units(body)
+    # (a line that adds only a label, "**检验**：" + the lead, does not: the bare lead reads better)
     whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)
+                  and core(u.text) != said
                   and (not lead_first or core(u.text).startswith(core(lead_sents[0])))), None)
     if whole is not None:
         # a body line says the lead and more (the section's head, items and tail): it leads instead

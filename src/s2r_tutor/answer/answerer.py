@@ -17,7 +17,7 @@ from .card import CardView, Writer, unnumber
 from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
-from .focus import Focus, assemble, lead_block
+from .focus import Focus, assemble, drop_orphan_headings, lead_block
 from .followups import context_for, continues, excepts, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
@@ -471,10 +471,10 @@ class Answerer:
                     lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
                                                                 self.leads.openers))
             topic = plan.intent
-            if claim is not None and plan.intent is not Intent.scenario:
-                # the body supports the verdict: the material of the section the claim's sentence is in
-                # (b9-061 "是不是训练量不够" led with the reality gap, then listed why simulation is used)
-                topic = anchor_intent(claim.lead[0][0]) or plan.intent
+            if claim is not None and claim.topic is not None and plan.intent is not Intent.scenario:
+                # the body supports the verdict with the claim's own material (data/leads.json claim 'topic'):
+                # b9-061 "是不是训练量不够" led with the reality gap, then listed why simulation is used
+                topic = claim.topic
             template = self.templates.get(topic.value, lang)
             ledger.frame(template.framing())
             values = BUILDERS[topic](writer, plan.focus)
@@ -509,11 +509,12 @@ class Answerer:
             floor = a.support_floor if plan.act in a.floor_acts and plan.intent is not Intent.scenario else None
             relevance, plain = self._relevance(plan, ledger, lead)
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
-                                       avoid, must, self._measure(lang), floor, plain, lead_first=claim is not None)
+                                       avoid, must, self._measure(lang), floor, plain, lead_first=claim is not None,
+                                       bare_lead=plan.act == "simpler")
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
-        return renumber(verdict.markdown, ledger.all())
+        return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
 
     def _top_markers(self, plan: Plan, ledger: Ledger, force: bool = False) -> frozenset[str]:
         """The marker of the section search ranks first, when it is cited: its line always stays."""

@@ -140,3 +140,14 @@ def join_units(lead: str, kept: list) -> str:
             blocks.append(u.text)
         last = u.para
     return "\n\n".join(blocks)
+
+
+def drop_orphan_headings(markdown: str) -> str:
+    """Framing paragraphs (one unmarked line) with no content after them: verification can drop the only
+    line under a heading ("**和你的问题最贴近的一节**" over an unsupported span), which must not dangle."""
+    paras = [p for p in re.split(r"\n\s*\n", markdown) if p.strip()]
+
+    def framing(p: str) -> bool:
+        return "\n" not in p.strip() and not _MARKS.search(p) and not p.lstrip().startswith(("- ", "* ", "|"))
+    keep = [p for i, p in enumerate(paras) if not (framing(p) and (i + 1 == len(paras) or framing(paras[i + 1])))]
+    return "\n\n".join(keep)

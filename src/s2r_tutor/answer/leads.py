@@ -21,6 +21,7 @@ Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
 class Claim:
     lead: tuple[Ref, ...]
     verdict: dict[str, str] | None  # short framing line per language ("不是。"), shown with the card sentence that says why
+    topic: Intent | None = None  # the material that supports the verdict, when not the question's own topic
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,13 @@ class Leads:
                 if act not in ACTS:
                     raise AnswerDataError(f"data/leads.json leads.{topic}: unknown act {act!r}")
                 self.leads[(topic, act)] = _refs(f"leads.{topic}.{act}", refs)
-        self.claims = {cid: Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"))
-                       for cid, c in data.get("claims", {}).items()}
+        self.claims = {}
+        for cid, c in data.get("claims", {}).items():
+            topic = c.get("topic")
+            if topic is not None and topic not in intents:
+                raise AnswerDataError(f"data/leads.json claims.{cid}: unknown topic {topic!r}")
+            self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
+                                     Intent(topic) if topic else None)
         self.never = _refs("never_lead", data.get("never_lead", []))
         openers = data.get("dependent_openers", [])
         if not isinstance(openers, list) or not all(isinstance(o, str) and o.strip() for o in openers):

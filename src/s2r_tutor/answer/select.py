@@ -116,7 +116,7 @@ def unit_sentences(text: str, marker_sents: dict[str, list[str]]) -> list[str]:
 def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance: Callable[[str], float | None],
                     previous: str = "", must: frozenset[str] = frozenset(), measure: Callable[[str], int] = len,
                     floor: float | None = None, plain: Callable[[str], float | None] | None = None,
-                    lead_first: bool = False) -> str:
+                    lead_first: bool = False, bare_lead: bool = False) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
@@ -133,9 +133,9 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
                   if len(p.strip()) >= MIN_LEAD_CHARS]
     us = units(body)
-    # (a line that adds only a label, "**检验**：" + the lead, does not: the bare lead reads better)
+    # (`bare_lead`, for "simpler": a line that adds only a label, "**检验**：" + the lead, does not)
     whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)
-                  and core(u.text) != said
+                  and not (bare_lead and core(u.text) == said)
                   and (not lead_first or core(u.text).startswith(core(lead_sents[0])))), None)
     if whole is not None:
         # a body line says the lead and more (the section's head, items and tail): it leads instead

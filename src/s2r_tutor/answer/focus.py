@@ -148,6 +148,7 @@ def drop_orphan_headings(markdown: str) -> str:
     paras = [p for p in re.split(r"\n\s*\n", markdown) if p.strip()]
 
     def framing(p: str) -> bool:
-        return "\n" not in p.strip() and not _MARKS.search(p) and not p.lstrip().startswith(("- ", "* ", "|"))
+        # a bold heading line only: "卡片没有给出具体数字。" is a statement, kept whatever follows it
+        return "\n" not in p.strip() and not _MARKS.search(p) and p.lstrip().startswith("**")
     keep = [p for i, p in enumerate(paras) if not (framing(p) and (i + 1 == len(paras) or framing(paras[i + 1])))]
     return "\n\n".join(keep)

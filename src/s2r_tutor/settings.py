@@ -93,6 +93,9 @@ class AnswerSettings(BaseModel):
     lead_fixed_margin: float = Field(0.015, ge=0, description="a claim's or a table-first act's fixed lead is used only "
                                      "when its best sentence's cosine to the question is within this of the best-scoring "
                                      "candidate's (a neighbour's claim of the wrong polarity, blind 8 b8-036)")
+    claim_fixed_margin: float = Field(0.025, ge=0, description="the same check for a claim's lead (a yes/no question's "
+                                      "verdict sentence), looser: a story's surface words ('几百万步', '训练') pull the "
+                                      "candidates towards the section they name, not the one that answers (blind 9 b9-061)")
     lead_section_bonus: float = Field(0.03, ge=0, description="added to a supporting line's relevance when it quotes "
                                       "the lead's section")
     support_floor: float = Field(0.035, ge=0, description="supporting lines scoring more than this below the best one "
@@ -123,6 +126,9 @@ class AnswerSettings(BaseModel):
                                      "section's dense cosine is under this (nothing on the card bears on it)")
     followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
                                     "what first, tell the customer) after an answer is a follow-up of it")
+    score_english_views: bool = Field(True, description="an English question's lead and supporting lines are scored "
+                                      "against the card's aligned English sentences (the index's English views) instead of "
+                                      "the Chinese ones across languages (docs/answering.md, comp10)")
 
 
 class Settings(BaseSettings):

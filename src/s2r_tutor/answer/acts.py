@@ -116,6 +116,8 @@ class ActReader:
         acts = dict.fromkeys(ACTS, 0.0)
         intents: dict[str, float] = {}
         claim, best = None, 0.0
+        claim_votes: dict[str | None, float] = {}
+        claim_best: dict[str | None, float] = {}
         if qv is not None and len(self.examples):
             sims = self.vectors @ qv
             if exclude is not None:
@@ -129,8 +131,18 @@ class ActReader:
                 acts[ex.act] += w / total
                 if ex.intent:
                     intents[ex.intent] = intents.get(ex.intent, 0.0) + w
-                if claim is None and ex.claim and float(sims[i]) >= self.s.claim_min_cosine:
-                    claim = ex.claim
+                if ex.act == "verdict":
+                    claim_votes[ex.claim] = claim_votes.get(ex.claim, 0.0) + w
+                    claim_best[ex.claim] = max(claim_best.get(ex.claim, 0.0), float(sims[i]))
+            # the yes/no neighbours vote on which claim is tested: one far neighbour's claim does not lead
+            # when nearer yes/no examples test another or (clearly) none (blind 9 b9-084 got
+            # "不是。同一套算法…" from its fourth neighbour; b9-063 tied two claims at the first)
+            claims = {c: v for c, v in claim_votes.items() if c is not None}
+            if claims:
+                won = max(claims, key=lambda c: claims[c])
+                # many labelled yes/no questions carry no claim: "none" vetoes only when it clearly outvotes
+                if claim_best[won] >= self.s.claim_min_cosine and claim_votes.get(None, 0.0) < 2 * claims[won]:
+                    claim = won
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}
         votes = dict(acts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import LLMError
 from ..retrieval.index import indexed_sentence_vectors
@@ -13,11 +13,11 @@ from ..models import Answer, Intent, Turn
 from ..text import detect_language, sentences
 from ..retrieval.tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, example_vectors, load_cues, load_examples
-from .card import CardView, Writer
+from .card import CardView, Writer, unnumber
 from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
-from .focus import Focus, assemble, lead_block
+from .focus import Focus, assemble, drop_orphan_headings, lead_block
 from .followups import context_for, continues, excepts, focus_for, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
@@ -55,6 +55,8 @@ class Plan:
     previous_answer: str = ""  # the last assistant turn of a follow-up (never repeated verbatim)
     qv: object = None  # the question's embedding from retrieval (reused, never recomputed)
     specific: bool = False  # a topic phrase rule other than 'what is' fired: the question names a card topic
+    lang: str = "zh"  # the reader's language: an English question is scored against the card's aligned English
+    asked: str = ""  # the question's own words (focus.question of a follow-up carries the earlier topic too)
 
 
 class Answerer:
@@ -64,6 +66,7 @@ class Answerer:
         self.templates = Templates(self.settings.prompts_dir)
         self.card = CardView(tutor.chunks)
         self._sent_vecs: dict = {}
+        self._sent_vecs_en: dict | None = None
         self._ratio: float | None = None
         self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict),
                                  term_min_idf=self.settings.answer.term_min_idf,
@@ -165,13 +168,20 @@ class Answerer:
         focus = focus_for(question, intent)
         if prev_intent is not None and not focus.anchors and focus.item is None:
             inherited = focus_for(topic, intent)
-            focus = Focus(inherited.anchors, inherited.item, question)
+            focus = Focus(inherited.anchors, inherited.item, question, order=inherited.order)
         if topic:
             focus.question = f"{topic} {question}"
         act = reading.act if in_scope else "out_of_scope"
         if in_scope and act == "out_of_scope":  # the neighbours said out of scope, the scope check did not
             act = max((a for a in reading.acts if a != "out_of_scope"), key=lambda a: reading.acts[a])
         focus.act = act
+        if act == "compare" and prev_intent is not None and len(focus.anchors) == 1:
+            # "那它跟域随机化有啥区别" after a system-identification turn: the earlier turn names the other
+            # side; both are answered, the earlier one first (blind 9 b9-024 described one side only)
+            both = focus_for(f"{topic} {question}", intent)
+            if len(both.anchors) == 2 and focus.anchors <= both.anchors:
+                focus.anchors, focus.order = both.anchors, both.order
+        focus.claim = reading.claim if act in ("verdict", "customer_reply") else None
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             focus.factors = self.stories.match(qv, focus.question)
         if reason == "not-in-card" or (in_scope and not ctx.is_followup and asks_missing is not None
@@ -189,7 +199,8 @@ class Answerer:
         previous = next((t.content for t in reversed(history) if t.role == "assistant"), "") if ctx.is_followup else ""
         focus.followup = bool(previous)
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
-                    act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific)
+                    act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
+                    asked=question)
 
     def _neighbours_in_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
         """The phrase rules found no card term, but the labelled questions nearest to this one are all
@@ -221,9 +232,12 @@ class Answerer:
         other = sum(v for k, v in reading.votes.items() if k not in ("not_in_card", "out_of_scope"))
         return complaint or other >= a.missing_story_vote
 
-    def _sentence_scores(self, question: str, sents: list[str], qv=None) -> list[float]:
+    def _sentence_scores(self, question: str, sents: list[str], qv=None, lang: str = "zh") -> list[float]:
         """Cosine of each sentence to the question (generic answers); sentence vectors are cached, and
-        the question's vector from retrieval is reused when it is the same text."""
+        the question's vector from retrieval is reused when it is the same text. An English question
+        is scored against each sentence's aligned English view (stored in the index): the English the
+        reader will see, not a Chinese sentence across languages (issue 17); a sentence without one
+        keeps its Chinese vector."""
         emb = self.tutor.embedder
         if not self._sent_vecs:
             self._sent_vecs.update(indexed_sentence_vectors(self.tutor.index))
@@ -233,7 +247,12 @@ class Answerer:
                 self._sent_vecs.clear()
             self._sent_vecs.update(zip(missing, emb.embed_passages(missing)))
         q = qv if qv is not None else emb.embed_queries([question])[0]
-        return [float(self._sent_vecs[x] @ q) for x in sents]
+        english = {}
+        if lang == "en" and self.settings.answer.score_english_views:
+            if self._sent_vecs_en is None:
+                self._sent_vecs_en = indexed_sentence_vectors(self.tutor.index, english=True)
+            english = self._sent_vecs_en
+        return [float(english.get(x, self._sent_vecs[x]) @ q) for x in sents]
 
     def _generic_followups(self, citations: list, lang: str) -> list[str]:
         """Suggestions for a generic answer: the other sections of the card it cited."""
@@ -267,7 +286,7 @@ class Answerer:
                       hits=hits, backend="template")
 
     def _scores(self, plan: Plan):
-        return lambda question, sents: self._sentence_scores(question, sents, plan.qv)
+        return lambda question, sents: self._sentence_scores(question, sents, plan.qv, plan.lang)
 
     def _closest(self, plan: Plan, ledger: Ledger, lang: str, chunks: list, n: int) -> str:
         extra = build_generic(ledger, chunks, plan.focus.question, lang, scorer=self._scores(plan), max_sentences=n)
@@ -315,17 +334,23 @@ class Answerer:
                                      self.leads.never)
         # a part named in passing ("为了省钱换了电机", "replace safety validation") does not steer the lead:
         # dev holdout7 b7-050/053/120/122 led with the cost or safety section when it did
-        sides = sorted(plan.focus.anchors) if (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)) \
-            and len(plan.focus.anchors) == 2 else []
+        sides = self._sides(plan)
         if sides:  # "X 和 Y 的区别": both sides lead
             cands += lead_candidates(self.card, [x for x in sides if x not in {c[0] for c in cands}], (), self.leads.never)
         if not cands:
             return []
-        cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv)
+        cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv, plan.lang)
         both = pick_sides(cands, cos, sides) if sides else []
         # "simpler" asks for one plain sentence: no second sentence joins it
         return both or pick_lead(cands, cos, a.lead_rank_prior, a.lead_table_prior if table else 0.0,
                                  0.0 if plan.act == "simpler" else a.lead_pair_margin)
+
+    def _sides(self, plan: Plan) -> list[str]:
+        """The two sections a comparison names, in the order it names them ([] when not a comparison)."""
+        if len(plan.focus.anchors) != 2 or not (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)):
+            return []
+        order = [a for a in plan.focus.order if a in plan.focus.anchors]
+        return order if len(order) == 2 else sorted(plan.focus.anchors)
 
     def _fixed_lead_fits(self, plan: Plan, claim, tabled):
         """(claim, tabled) with each kept only when its best sentence's cosine to the question is within
@@ -335,12 +360,13 @@ class Answerer:
         if not picked:
             return claim, tabled
         best = max(c.cosine for c in picked)
-        margin = self.settings.answer.lead_fixed_margin
+        a = self.settings.answer
 
-        def fits(refs) -> bool:
+        def fits(refs, margin: float) -> bool:
             sents = [s for a, p in refs for s in self.card.sents(a) if p in s]
-            return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv)) >= best - margin
-        return (claim if claim is not None and fits(claim.lead) else None), (tabled if tabled and fits(tabled) else ())
+            return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv, plan.lang)) >= best - margin
+        return ((claim if claim is not None and fits(claim.lead, a.claim_fixed_margin) else None),
+                (tabled if tabled and fits(tabled, a.lead_fixed_margin) else ()))
 
     def _relevance(self, plan: Plan, ledger: Ledger, lead: str):
         """line -> its best quoted card sentence's cosine to the question, plus lead_section_bonus when
@@ -355,7 +381,7 @@ class Answerer:
         lead_marks = set(re.findall(r"\[(\d+)\]", lead))
         bonus = self.settings.answer.lead_section_bonus
         pool = list(dict.fromkeys(s for v in by_marker.values() for s in v))
-        cos = dict(zip(pool, self._sentence_scores(plan.focus.question, pool, plan.qv))) if pool else {}
+        cos = dict(zip(pool, self._sentence_scores(plan.focus.question, pool, plan.qv, plan.lang))) if pool else {}
 
         def score(line: str) -> float:
             if "[" not in line:
@@ -401,15 +427,27 @@ class Answerer:
             if claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
                 # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",
-                # blind 8 b8-036); a verdict line the card does not state is only given on the question's own
-                claim = None
+                # blind 8 b8-036); a verdict line the card does not state is only given on the question's own.
+                # The claim's card sentences still may lead (they are checked for fit like any fixed lead).
+                claim = replace(claim, verdict=None)
             tabled = self.leads.lead(plan.intent, plan.act, plan.focus.anchors) \
                 if plan.act in self.leads.table_first_acts and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else ()
             table_ok = True
             if claim is not None or tabled:
                 # a fixed lead must be about what was asked: its sentences are scored like the candidates
                 fixed = bool(tabled)
+                # "再简单点" / "那怎么跟客户说" after an answer names no topic of its own: the table's sentence
+                # for the earlier topic answers it, whatever its cosine to these few words (blind 9 b9-017
+                # got the same one-sentence summary again)
+                # — when the table names another section than the one the best-scoring sentence is in (the
+                # plain-language section after a definition); within the same section the fit check decides
+                # ("再说简单点" after a world-model answer stays on the world-model sentence)
+                followed = ()
+                if tabled and plan.previous_answer and not plan.specific:
+                    scored = {c.anchor for c in self.pick_lead(plan, table=False)}
+                    followed = tabled if scored and not scored & {a for a, _ in tabled} else ()
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
+                tabled = tabled or followed
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
             if claim is not None:
                 lead = lead_block(writer, with_predecessors(self.card, claim.lead, self.leads.openers),
@@ -418,15 +456,29 @@ class Answerer:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
                 lead = lead_block(writer, with_predecessors(self.card, tabled, self.leads.openers))
-            elif not (plan.intent is Intent.scenario and factors_for(plan.focus)):
-                # a customer story with named factors keeps the walkthrough's own order (its factors first)
+            elif not (plan.intent is Intent.scenario and factors_for(plan.focus)) \
+                    and (plan.intent.value, plan.act) not in self.leads.builder_first:
+                # a customer story with named factors keeps the walkthrough's own order (its factors first);
+                # a list asked for as a list (the steps, the memory hooks) is its own answer, in card order
                 picked = self.pick_lead(plan, table=table_ok)
-                if picked:
+                sides = self._sides(plan)
+                if sides and [c.anchor for c in picked] == sides:
+                    # a comparison opens with one line per side, each labelled with its section's heading
+                    # (the English pass renders the heading), in the order the question names them
+                    lead = "\n".join(writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
+                        self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
+                        for c in picked)
+                elif picked:
                     lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
                                                                 self.leads.openers))
-            template = self.templates.get(plan.intent.value, lang)
+            topic = plan.intent
+            if claim is not None and claim.topic is not None and plan.intent is not Intent.scenario:
+                # the body supports the verdict with the claim's own material (data/leads.json claim 'topic'):
+                # b9-061 "是不是训练量不够" led with the reality gap, then listed why simulation is used
+                topic = claim.topic
+            template = self.templates.get(topic.value, lang)
             ledger.frame(template.framing())
-            values = BUILDERS[plan.intent](writer, plan.focus)
+            values = BUILDERS[topic](writer, plan.focus)
             body = template.render(**values)
             must = self._top_markers(plan, ledger)
             if plan.intent is Intent.scenario and factors_for(plan.focus):
@@ -446,6 +498,10 @@ class Answerer:
                     must = self._top_markers(plan, ledger, force=True)
             full = a.budget_chars_en if lang == "en" else a.budget_chars
             budget = int((full // 2 if plan.act == "simpler" else full) * shrink)
+            if lead and plan.act != "verdict" and self.leads.one_line is not None \
+                    and self.leads.one_line.search(fold(plan.asked)):
+                # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
+                budget, must = 0, frozenset()
             if plan.act == "simpler":
                 # simpler than the answer before it: shorter than it, and no section forced over the budget
                 must = frozenset()
@@ -460,11 +516,12 @@ class Answerer:
                 point = set(body.strip().split("\n\n")[0].splitlines())
                 relevance = (lambda r: lambda line: 10.0 if line in point else r(line))(relevance)
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
-                                       avoid, must, self._measure(lang), floor, plain)
+                                       avoid, must, self._measure(lang), floor, plain, lead_first=claim is not None,
+                                       bare_lead=plan.act == "simpler")
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
-        return renumber(verdict.markdown, ledger.all())
+        return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
 
     def _top_markers(self, plan: Plan, ledger: Ledger, force: bool = False) -> frozenset[str]:
         """The marker of the section search ranks first, when it is cited: its line always stays."""
@@ -486,6 +543,7 @@ class Answerer:
         asked = question
         question = to_simplified(question)  # 請問系統辨識是什麼意思？ reads as 请问系统辨识是什么意思？
         plan = self.plan(question, history)
+        plan.lang = lang
         if not plan.in_scope:
             return Draft(self.refusal(asked, lang, plan))
         dense = max((r.dense or 0.0 for r in plan.ranked), default=0.0)
@@ -521,7 +579,9 @@ class Answerer:
 
     @staticmethod
     def _shown_len(text: str) -> int:
-        return len(re.sub(r"\s*\[\d+\]", "", text))
+        # counted as the evaluation counts it (markers out, the space before them in): an answer the
+        # reader sees at 901 characters is over the cap
+        return len(re.sub(r"\[\d+\]", "", text))
 
     def _result(self, asked: str, lang: str, plan: Plan, text: str, citations: list, question: str,
                 history: list[Turn]) -> Answer:

@@ -51,6 +51,24 @@ class CardView:
         return set()
 
 
+    def item_heading(self, anchor: str, item: str) -> str:
+        """The bold sub-heading a list item stands under ("**强化学习**" over "可以在仿真或真实环境中训练"),
+        '' when the item is not under one: such an item names no subject of its own."""
+        c = self.chunk(anchor)
+        if c is None:
+            return ""
+        head = ""
+        for ln in (x.strip() for x in c.text.splitlines()):
+            m = re.fullmatch(r"\*\*([^*]+)\*\*", ln)
+            if m:
+                head = m.group(1).strip()
+            elif ln.startswith("- ") and item in ln:
+                return head
+            elif ln and not ln.startswith("- "):
+                head = ""
+        return ""
+
+
 def unnumber(item: str) -> str:
     """'01 真实世界无法被完全模拟' -> '真实世界无法被完全模拟' (still an exact substring)."""
     return _NUMBERING.sub("", item)

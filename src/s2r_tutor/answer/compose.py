@@ -105,13 +105,23 @@ def _methods(w: Writer, f: Focus) -> dict[str, str]:
 _RL_ROWS = [  # (row label key, RL span, Sim2Real anchor, Sim2Real span)
     ("row-about", "通过行动—反馈—奖励学习策略", "rl-vs-sim2real", "关注训练环境到真实环境的能力迁移"),
     ("row-solves", "关注如何逐渐学会更好的行为", "rl-vs-sim2real", "处理仿真和现实之间的差异"),
-    ("row-where", "可以在仿真或真实环境中训练", "summary", "先让机器人在仿真环境中学习和验证能力，再把这些能力迁移到真实机器人"),
+    # the card's short "先在虚拟世界练习", not the summary's long clause: the English table stays under the cap
+    ("row-where", "可以在仿真或真实环境中训练", "quick-memory", "先在虚拟世界练习"),
     ("row-relation", "强化学习经常先在仿真中训练，再通过 Sim2Real 部署到真机", "rl-vs-sim2real", "服务的不只限于强化学习"),
 ]
 
 
 def _rl_vs_sim2real(w: Writer, f: Focus) -> dict[str, str]:
+    """A comparison gets the side-by-side table; any other act (a verdict "can RL train on the real
+    robot?", a definition) gets one labelled line per side, so the answer the lead gives is not buried
+    in a table cell (blind 9 b9-057, b9en-009)."""
     L = w.lang
+    bottom = w.quote("rl-vs-sim2real", w.sentence("rl-vs-sim2real", "≠"))
+    if f.act != "compare":
+        sides = [w.bullet("rl-vs-sim2real", *[r[1] for r in _RL_ROWS], label=label(L, "rl"), sep="；"),
+                 w.bullet("rl-vs-sim2real", *[r[3] for r in _RL_ROWS if r[2] == "rl-vs-sim2real"], label=label(L, "s2r"), sep="；")]
+        return {"table": lines(*sides), "bottom_line": f"- {bottom}" if bottom else ""}
+    title = f"**{label(L, 'rl-table')}**"
     head = f"| | {label(L, 'rl')} | {label(L, 's2r')} |"
     rows = [head, "|---|---|---|"]
     w.ledger.frame(head)
@@ -120,8 +130,11 @@ def _rl_vs_sim2real(w: Writer, f: Focus) -> dict[str, str]:
         if a and b:
             w.ledger.frame(label(L, key))
             rows.append(f"| {label(L, key)} | {a} | {b} |")
-    bottom = w.quote("rl-vs-sim2real", w.sentence("rl-vs-sim2real", "≠"))
-    return {"table": "\n".join(rows) if len(rows) > 2 else "", "bottom_line": bottom or ""}
+    table = "\n".join(rows) if len(rows) > 2 else ""
+    if table:
+        table = w.ledger.frame(title) + "\n\n" + table
+    tag = f"**{label(L, 'bottom-line')}**"
+    return {"table": table, "bottom_line": (w.ledger.frame(tag) + ("：" if L == "zh" else " ") + bottom) if bottom else ""}
 
 
 def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
@@ -129,12 +142,17 @@ def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
     items = [x for x in s if len(x) <= 12 and x != "不是。"]
     world = w.bullet("physical-system", w.sentence("physical-system", "世界模型关注"),
                      w.sentence("physical-system", "不是同一个概念"), label=label(w.lang, "world-model"))
-    verdict = w.bullet("physical-system", w.sentence("physical-system", "不是"), w.sentence("physical-system", "同一套算法"),
+    # the card's "不是。" answers "is it only software?": never a stray "No." under another question
+    # (blind 9 b9-063 asked a yes/no the card confirms)
+    no = w.sentence("physical-system", "不是") if f.claim == "software-only" else ""
+    verdict = w.bullet("physical-system", *[x for x in (no, w.sentence("physical-system", "同一套算法")) if x],
                        label=label(w.lang, "body"))
     closing = w.bullet("physical-system", w.sentence("physical-system", "越不准确"))
-    if "world-model" in f.anchors:  # the card's "不是。" answers "only software?", not this question
+    if "world-model" in f.anchors or f.claim == "world-model":  # the card's "不是。" answers "only software?", not this
         return {"verdict": world, "factors": "", "closing": closing}
-    return {"verdict": verdict, "factors": w.bullet("physical-system", *items, sep="、"), "closing": lines(closing, world)}
+    # the world-model sentence answers "is a world model the same as Sim2Real?" only: under a hardware
+    # question it was padding (blind 8 b8-033, b8-046, b8en-029; blind 9 b9-085, b9en-026)
+    return {"verdict": verdict, "factors": w.bullet("physical-system", *items, sep="、"), "closing": closing}
 
 
 def _why_hard(w: Writer, f: Focus) -> dict[str, str]:
@@ -191,7 +209,7 @@ def check_builders(card) -> None:
     for intent, build in BUILDERS.items():
         variants = [Focus(question=q, act="check_first") for q in _PROBES] + [Focus(question=_PROBES[0], act="why", followup=True)] \
             if intent is Intent.scenario else \
-            [Focus()] + [Focus(anchors={a}) for a in anchors]
+            [Focus(), Focus(act="compare"), Focus(act="verdict")] + [Focus(anchors={a}) for a in anchors]
         for focus in variants:
             build(w, focus)
     if w.missing:

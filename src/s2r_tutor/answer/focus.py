@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from .card import Writer, unnumber
+from .labels import label_for
 from .leads import Ref
 
 
@@ -24,6 +25,8 @@ class Focus:
     act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
     factors: list[str] | None = None  # a customer story's gap factors (scenarios.StoryMatcher); None: not read
     followup: bool = False  # the question follows an answer: a walkthrough's "why" adds the deeper reason
+    claim: str | None = None  # the yes/no claim the neighbours read (data/leads.json claims); builders answer only it
+    order: list[str] = field(default_factory=list)  # `anchors` in the order the question (or the turn before) names them
 
 _MARK = re.compile(r"\s*\[\d+\]")
 _MARKS = re.compile(r"\[\d+\]")
@@ -40,12 +43,28 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None) -> 
         if s and s not in by_anchor.setdefault(anchor, []):
             by_anchor[anchor].append(s)
     for anchor, sents in by_anchor.items():
-        q = w.quote(anchor, *sents, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in sents[:-1]) else "")
-        if q:
+        sents[-1] = sents[-1].rstrip("；")  # a sentence cut at "；" does not end the lead on it
+        # a list item under a bold sub-heading ("可以在仿真或真实环境中训练" under "强化学习", "服务的不只限于
+        # 强化学习" under "Sim2Real") names no subject: each run of sentences under one sub-heading is
+        # quoted on its own, labelled with it (blind 8 b8-088: "…两者解决的是不同问题。服务的不只限于强化学习")
+        runs: list[tuple[str, list[str]]] = []
+        for x in sents:
+            head = w.card.item_heading(anchor, x)
+            if runs and runs[-1][0] == head:
+                runs[-1][1].append(x)
+            else:
+                runs.append((head, [x]))
+        for head, run in runs:
+            q = w.quote(anchor, *run, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in run[:-1]) else "")
+            if not q:
+                continue
+            if head:
+                q = w.ledger.frame(f"**{label_for(w.lang, head)}**") + ("：" if w.lang == "zh" else ": ") + q
             parts.append(q)
     if not parts:
         return ""
-    head = w.ledger.frame(f"**{verdict}**") + "\n\n" if verdict else ""
+    # a short verdict ("不是。") opens the lead's own paragraph: never a bare "No." standing alone
+    head = (w.ledger.frame(f"**{verdict}**") + ("\n\n" if len(verdict) > 16 else " ")) if verdict else ""
     return head + " ".join(parts)
 
 
@@ -121,3 +140,15 @@ def join_units(lead: str, kept: list) -> str:
             blocks.append(u.text)
         last = u.para
     return "\n\n".join(blocks)
+
+
+def drop_orphan_headings(markdown: str) -> str:
+    """Framing paragraphs (one unmarked line) with no content after them: verification can drop the only
+    line under a heading ("**和你的问题最贴近的一节**" over an unsupported span), which must not dangle."""
+    paras = [p for p in re.split(r"\n\s*\n", markdown) if p.strip()]
+
+    def framing(p: str) -> bool:
+        # a bold heading line only: "卡片没有给出具体数字。" is a statement, kept whatever follows it
+        return "\n" not in p.strip() and not _MARKS.search(p) and p.lstrip().startswith("**")
+    keep = [p for i, p in enumerate(paras) if not (framing(p) and (i + 1 == len(paras) or framing(paras[i + 1])))]
+    return "\n\n".join(keep)

@@ -84,7 +84,21 @@ def focus_for(question: str, intent: Intent) -> Focus:
         anchors.add(options[n - 1 if n > 0 else -1] if n <= len(options) else options[-1])
     elif n is not None and intent in ITEM_INTENTS:
         item = n if n > 0 else 5
-    return Focus(anchors=anchors, item=item, question=question)
+    return Focus(anchors=anchors, item=item, question=question, order=mention_order(question, anchors))
+
+
+def mention_order(question: str, anchors: set[str]) -> list[str]:
+    """`anchors` in the order `question` first names them ("system identification vs domain
+    randomization": system identification first), so a comparison answers its sides in the order asked;
+    an anchor named only by an ordinal or an exception goes last."""
+    q = fold(question)
+    first: dict[str, int] = {}
+    for pat, anchor in followup_rules().focus_terms:
+        if anchor in anchors:
+            m = pat.search(q)
+            if m is not None:
+                first[anchor] = min(first.get(anchor, m.start()), m.start())
+    return sorted(anchors, key=lambda a: (first.get(a, len(q) + 1), a))
 
 
 @dataclass

@@ -10,6 +10,7 @@ LABELS: dict[str, dict[str, str]] = {
         "why-simulation-scale": "C · 规模", "why-simulation-control": "D · 可控", "value": "仿真的价值",
         "rl": "强化学习", "s2r": "Sim2Real", "row-about": "关注什么", "row-solves": "解决什么问题",
         "row-where": "在哪里训练 / 学习", "row-relation": "两者关系",
+        "rl-table": "强化学习和 Sim2Real 的对照", "bottom-line": "结论",
         "world-model": "世界模型", "body": "本体",
         "data": "数据", "validation": "真机验证",
         "closest": "和你的问题最贴近的一节",
@@ -23,6 +24,7 @@ LABELS: dict[str, dict[str, str]] = {
         "why-simulation-scale": "C · Scale", "why-simulation-control": "D · Control", "value": "The value of simulation",
         "rl": "Reinforcement learning (RL)", "s2r": "Sim2Real", "row-about": "What it is about",
         "row-solves": "What it solves", "row-where": "Where it trains / learns", "row-relation": "How they relate",
+        "rl-table": "RL vs Sim2Real", "bottom-line": "Bottom line:",
         "world-model": "World model", "body": "Robot body",
         "data": "Data", "validation": "Real-robot validation",
         "closest": "The section closest to your question",
@@ -52,3 +54,12 @@ def label(lang: str, key: str, card_heading: str = "") -> str:
     if lang == "zh" and card_heading:
         return card_heading
     return LABELS[lang].get(key) or card_heading or key
+
+
+def label_for(lang: str, zh_text: str) -> str:
+    """A card sub-heading used as a label, in the reader's language: the label whose Chinese is that
+    text ("强化学习" -> "Reinforcement learning (RL)"), else the text itself."""
+    if lang == "zh":
+        return zh_text
+    key = next((k for k, v in LABELS["zh"].items() if v == zh_text), None)
+    return LABELS[lang].get(key, zh_text) if key else zh_text

@@ -20,7 +20,8 @@ Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
 @dataclass(frozen=True)
 class Claim:
     lead: tuple[Ref, ...]
-    verdict: dict[str, str] | None  # framing line per language, only where no card sentence states it
+    verdict: dict[str, str] | None  # short framing line per language ("不是。"), shown with the card sentence that says why
+    topic: Intent | None = None  # the material that supports the verdict, when not the question's own topic
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,13 @@ class Leads:
                 if act not in ACTS:
                     raise AnswerDataError(f"data/leads.json leads.{topic}: unknown act {act!r}")
                 self.leads[(topic, act)] = _refs(f"leads.{topic}.{act}", refs)
-        self.claims = {cid: Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"))
-                       for cid, c in data.get("claims", {}).items()}
+        self.claims = {}
+        for cid, c in data.get("claims", {}).items():
+            topic = c.get("topic")
+            if topic is not None and topic not in intents:
+                raise AnswerDataError(f"data/leads.json claims.{cid}: unknown topic {topic!r}")
+            self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
+                                     Intent(topic) if topic else None)
         self.never = _refs("never_lead", data.get("never_lead", []))
         openers = data.get("dependent_openers", [])
         if not isinstance(openers, list) or not all(isinstance(o, str) and o.strip() for o in openers):
@@ -65,6 +71,18 @@ class Leads:
         if not isinstance(first, list) or any(a not in ACTS for a in first):
             raise AnswerDataError(f"data/leads.json table_first_acts: expected a list of acts from {list(ACTS)}")
         self.table_first_acts = frozenset(first)
+        bf = data.get("builder_first", {})
+        if not isinstance(bf, dict) or any(t not in intents or not isinstance(a, list) or any(x not in ACTS for x in a)
+                                           for t, a in bf.items()):
+            raise AnswerDataError("data/leads.json builder_first: expected {topic: [act, ...]} with known topics and acts")
+        self.builder_first = frozenset((t, x) for t, a in bf.items() for x in a)
+        one = data.get("one_line_cues", [])
+        if not isinstance(one, list) or not all(isinstance(o, str) and o.strip() for o in one):
+            raise AnswerDataError("data/leads.json one_line_cues: expected a list of non-empty patterns")
+        try:
+            self.one_line = re.compile("|".join(f"(?:{o})" for o in one), re.I) if one else None
+        except re.error as exc:
+            raise AnswerDataError(f"data/leads.json one_line_cues: bad pattern ({exc})") from exc
         self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]),
                                 bool(m.get("decisive", False)))
                         for kind, m in data.get("not_in_card", {}).items()]

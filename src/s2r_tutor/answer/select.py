@@ -89,15 +89,15 @@ def with_predecessors(card: CardView, refs: tuple[tuple[str, str], ...], openers
 
 def pick_sides(cands: list[tuple[str, str, int, bool]], cosines: list[float], sides: list[str]) -> list[Candidate]:
     """A comparison ("鲁棒策略和域随机化有啥不一样"): the best sentence of each side's section, both
-    sides, the closer to the question first, so neither side is left out (blind 8 b8-032 described only
-    domain randomization). [] when a side has no candidate."""
+    sides, in the order of `sides` (the order the question names them), so neither side is left out
+    (blind 8 b8-032 described only domain randomization). [] when a side has no candidate."""
     out = []
     for side in sides:
         best = max(((c, cos) for c, cos in zip(cands, cosines) if c[0] == side), key=lambda x: x[1], default=None)
         if best is None:
             return []
         out.append(Candidate(side, best[0][1], best[1], best[1]))
-    return sorted(out, key=lambda c: -c.score)
+    return out
 
 
 def unit_sentences(text: str, marker_sents: dict[str, list[str]]) -> list[str]:
@@ -115,7 +115,8 @@ def unit_sentences(text: str, marker_sents: dict[str, list[str]]) -> list[str]:
 
 def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance: Callable[[str], float | None],
                     previous: str = "", must: frozenset[str] = frozenset(), measure: Callable[[str], int] = len,
-                    floor: float | None = None, plain: Callable[[str], float | None] | None = None) -> str:
+                    floor: float | None = None, plain: Callable[[str], float | None] | None = None,
+                    lead_first: bool = False, bare_lead: bool = False) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
@@ -123,12 +124,19 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     in the language the reader will see. `floor`: lines scoring more than this below the best line
     are left to the sources, whatever the budget (the rest of a list the question did not ask about),
     compared by `plain(line)` (relevance without the lead-section bonus) when given.
-    A lead sentence that a body line repeats is taken out of that line."""
+    A lead sentence that a body line repeats is taken out of that line. `lead_first`: the lead is a
+    verdict (a claim's card sentence): a body line that says it and more takes its place only when it
+    opens with it, so the answer to a yes/no question is never moved into the middle of a list line
+    (blind 9 b9-057: "可以在仿真或真实环境中训练" third of four items); the list line drops it instead."""
     said = core(lead)
     before = core(previous)
-    lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", lead) if len(p.strip()) >= MIN_LEAD_CHARS]
+    lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
+                  if len(p.strip()) >= MIN_LEAD_CHARS]
     us = units(body)
-    whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)), None)
+    # (`bare_lead`, for "simpler": a line that adds only a label, "**检验**：" + the lead, does not)
+    whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)
+                  and not (bare_lead and core(u.text) == said)
+                  and (not lead_first or core(u.text).startswith(core(lead_sents[0])))), None)
     if whole is not None:
         # a body line says the lead and more (the section's head, items and tail): it leads instead
         lead = re.sub(r"^[-*]\s+", "", us[whole].text)
@@ -140,6 +148,11 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             # a whole lead sentence repeated inside a longer line is taken out of it (a clause is not)
             if p in u.text and p[-1] in "。！？" and core(u.text.replace(p, "")):
                 u.text = re.sub(r"\s{2,}", " ", u.text.replace(p, ""))
+            elif lead_first and (f"{p}；" in u.text or f"；{p}" in u.text):
+                # an item of a "；" list the verdict already says
+                rest = u.text.replace(f"{p}；", "") if f"{p}；" in u.text else u.text.replace(f"；{p}", "")
+                if core(rest):
+                    u.text = rest
     groups: list[tuple[list[int], int]] = []  # (unit indexes: the line's heading + the line, line index)
     heading: int | None = None
     for i, u in enumerate(us):

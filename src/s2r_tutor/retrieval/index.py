@@ -28,6 +28,7 @@ from ..models import Chunk
 from ..settings import Settings
 from .sparse import BM25
 from ..storage import atomic_write, file_lock, sha256_file
+from ..text import sentences
 from .tokenize import Tokenizer, tokenizer_fingerprint
 
 log = logging.getLogger("s2r_tutor")
@@ -268,10 +269,14 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def indexed_sentence_vectors(idx: LoadedIndex) -> dict[str, np.ndarray]:
+def indexed_sentence_vectors(idx: LoadedIndex, english: bool = False) -> dict[str, np.ndarray]:
     """sentence -> the vector already stored for it (its 'heading：sentence' view), so answer-time
     sentence scoring needs no embedding. Empty when the stored views do not line up with the chunks
-    (then callers embed as before)."""
+    (then callers embed as before).
+
+    `english`: each Chinese sentence -> the stored vector of its aligned English view ('heading:
+    sentence' of the card's English rendering), for scoring an English question against the English
+    the reader will see instead of across languages; sentences without an aligned English are absent."""
     rows = np.arange(len(idx.owners))
     try:
         vectors = idx.dense.reconstruct_n(0, idx.dense.ntotal)
@@ -283,6 +288,18 @@ def indexed_sentence_vectors(idx: LoadedIndex) -> dict[str, np.ndarray]:
         views = chunk_views(chunk)
         if len(mine) != len(views):
             return {}
+        if english:
+            if not chunk.sentences_en:
+                continue
+            zh = sentences(chunk.text)
+            if len(zh) != len(chunk.sentences_en):
+                continue
+            row_of = {view: row for row, view in zip(mine, views)}
+            for z, e in zip(zh, chunk.sentences_en):
+                row = row_of.get(f"{chunk.heading_en}: {e}")
+                if row is not None:
+                    out.setdefault(z, vectors[row])
+            continue
         prefix = f"{chunk.heading}："
         for row, view in zip(mine, views):
             if view.startswith(prefix):

@@ -89,6 +89,7 @@ class Table:
     text: dict[str, dict[str, str]] = field(default_factory=dict)
     asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
     story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
+    cue_second: float | None = None  # a second factor the story names in words needs this neighbour vote
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -151,6 +152,9 @@ def parse_table(data: dict) -> Table:
     if nums["k"] < 1 or nums["temperature"] <= 0:
         raise AnswerDataError(f"{src}: match: 'k' must be >= 1 and 'temperature' > 0")
     catch_all = m.get("catch_all")
+    cue_second = m.get("cue_second")
+    if cue_second is not None:
+        cue_second = rd.number(_TABLE, "match.cue_second", cue_second)
     if catch_all is not None and catch_all not in seen:
         raise AnswerDataError(f"{src}: match.catch_all: unknown factor {catch_all!r}")
     shapes = _shapes(data.get("shapes"))
@@ -168,7 +172,8 @@ def parse_table(data: dict) -> Table:
                  {lang: _evidence(f"customer.close.{lang}", refs) if refs else ()
                   for lang, refs in ((data.get("customer") or {}).get("close") or {}).items()},
                  {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
-                 rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER)
+                 rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER,
+                 cue_second=cue_second)
 
 
 def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -294,6 +299,15 @@ class StoryMatcher:
 
     def votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
         t = self.t
+        out = self.neighbour_votes(qv)
+        q = fold(question)
+        for f in t.factors:
+            if f.cues.search(q):
+                out[f.key] += t.cue_weight
+        return out
+
+    def neighbour_votes(self, qv: np.ndarray | None) -> dict[str, float]:
+        t = self.t
         out = {f.key: 0.0 for f in t.factors}
         if qv is not None and len(self.stories):
             sims = self.vectors @ qv
@@ -304,10 +318,6 @@ class StoryMatcher:
             for i, w in zip(top, weights):
                 for key in self.stories[i].factors:
                     out[key] += w / total
-        q = fold(question)
-        for f in t.factors:
-            if f.cues.search(q):
-                out[f.key] += t.cue_weight
         return out
 
     def match(self, qv: np.ndarray | None, question: str) -> list[str]:
@@ -315,7 +325,15 @@ class StoryMatcher:
         votes = self.votes(qv, question)
         found = sorted((k for k, v in votes.items() if v >= self.t.min_vote), key=lambda k: -votes[k])
         found = [k for k in found if votes[k] >= self.t.second_ratio * votes[found[0]]]
-        return [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
+        found = [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
+        if len(found) == 1 and self.t.cue_second is not None:
+            # a story that names two causes (slope + oil + a battery pack): a second factor whose cue words
+            # it uses and that its neighbours also vote for (match.cue_second, leave-one-out in answering.md)
+            q, nv = fold(question), self.neighbour_votes(qv)
+            more = sorted((f.key for f in self.t.factors if f.key not in found and f.key != self.t.catch_all
+                           and f.cues.search(q) and nv[f.key] >= self.t.cue_second), key=lambda k: -nv[k])
+            found += more[:1]
+        return found
 
 
 def match_factors(question: str) -> list[Factor]:
@@ -361,6 +379,8 @@ def _factor_line(w: "Writer", fac: Factor, whole: bool = False) -> str:
     refs = _evidence_for(w, fac)
     evidence = [w.sentence(a, p) for a, p in refs]
     spans = [unnumber(s).rstrip("；;") for s in evidence] if whole else [_clause(s, p) for s, (_, p) in zip(evidence, refs)]
+    # a whole sentence's 。 before a ；-joined next piece reads "模拟。 [1]；": the piece is quoted without it
+    spans = [x.rstrip("。") if i < len(spans) - 1 else x for i, x in enumerate(spans)]
     cited = [w.quote(a, s) for (a, _), s in zip(refs, spans)]
     body = ("；" if w.lang == "zh" else "; ").join(c for c in cited if c)
     if not body:
@@ -459,11 +479,14 @@ class _Blocks:
 
     def _say(self) -> list[str]:
         """The clauses that tell a customer what differs in this story: the strongest factor's `say`
-        (default: its first evidence), clauses of one section joined into one cited sentence."""
-        fac = self.t.general if self.general else self.factors[0]
-        refs = _evidence_for(self.w, fac, fac.say or fac.evidence[:1])
+        (default: its first evidence) and a second factor's first clause, clauses of one section joined
+        into one cited sentence."""
+        facs = [self.t.general] if self.general else self.factors[:2]
+        refs = _evidence_for(self.w, facs[0], facs[0].say or facs[0].evidence[:1])
         if self.w.lang == "en":  # English shows whole sentences: one, the factor's own (not "weight, …")
             refs = refs[-1:]
+        else:  # a story naming two causes: the second factor's first clause too
+            refs = (*refs, *[r for x in facs[1:] for r in (x.say or x.evidence)[:1]])
         groups: dict[str, list[str]] = {}
         for a, p in refs:
             c = _clause(self.w.sentence(a, p), p).rstrip("；;")
@@ -531,7 +554,9 @@ class _Blocks:
             items = self._methods()
             return lines(self._frame(self._text("methods_point")), *items) if items else ""
         if block == "scenario":
-            anchors = list(dict.fromkeys(x.pattern for x in self.factors if x.pattern))[:1]
+            # the strongest factor's card scenario only: a lighting story whose second factor is the
+            # sensors is not the card's sensor-swap scenario
+            anchors = [self.factors[0].pattern] if self.factors[0].pattern else []
             items = self._fresh(*[_pattern_line(w, a) for a in anchors])
             if not items:
                 return ""

@@ -483,8 +483,8 @@ class _Blocks:
         into one cited sentence."""
         facs = [self.t.general] if self.general else self.factors[:2]
         refs = _evidence_for(self.w, facs[0], facs[0].say or facs[0].evidence[:1])
-        if self.w.lang == "en":  # English shows whole sentences: one, the factor's own (not "weight, …")
-            refs = refs[-1:]
+        if self.w.lang == "en":  # English shows whole sentences: one, the factor's own (not "weight, …"), not said yet
+            refs = [(a, p) for a, p in refs if f"{a}|{_clause(self.w.sentence(a, p), p).rstrip('；;')}" not in self.used][-1:]
         else:  # a story naming two causes: the second factor's first clause too
             refs = (*refs, *[r for x in facs[1:] for r in (x.say or x.evidence)[:1]])
         groups: dict[str, list[str]] = {}

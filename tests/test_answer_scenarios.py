@@ -69,8 +69,8 @@ def test_matcher_leave_one_out_over_the_labelled_stories(tutor):
     m = tutor._get_answerer().stories
     pats = {f.key: f.pattern for f in table().factors}
 
-    def pattern(keys):
-        return next((pats[k] for k in keys if pats.get(k)), None)
+    def pattern(keys):  # the strongest factor's card scenario: the one an answer names (story10b)
+        return pats.get(keys[0]) if keys else None
 
     first = scen = 0
     n = len(m.stories)
@@ -122,3 +122,25 @@ def test_a_story_the_card_has_no_scenario_for_says_so(tutor):
     assert a.intent == "scenario"
     assert not any("#scenario-" in c.chunk_id for c in a.citations), a.answer
     assert "卡片没有专门讲这种情况" in a.answer
+
+
+def test_words_for_the_customer_are_sayable_to_a_customer(tutor):
+    """story10b: the definition, the factor's own card clause for this story, and the engineering-gap span
+    without 解决方案人员要知道 (a line addressed to our own engineers), each cited."""
+    a = tutor.ask("仓库地面刚做了环氧地坪，我们的巡检机器人在公司走得很稳，到那里就老打滑，怎么跟客户解释？")
+    first = a.answer.split("\n\n")[0]
+    assert first.startswith("**可以这样跟客户解释") and "解决方案人员要知道" not in a.answer, a.answer
+    assert "摩擦系数可能不准确，地面也不一定平整。" in first and "工程化落地过程。" in first, a.answer
+    en = tutor.ask("Our robot walked fine in the lab but slips on the customer's waxed floor. What do I tell the customer?")
+    assert "Solution engineers need to know" not in en.answer and len(_shown(en.answer)) <= 900, en.answer
+
+
+def test_a_blame_on_a_precision_story_cites_scenario_4_in_its_point(tutor):
+    a = tutor.ask("机械臂压装轴承，仿真里每次都到位，现场总偏一点，客户说是我们算法不行，怎么回？")
+    first = a.answer.split("\n\n")[0]
+    assert first.startswith("**不一定是算法") and "不能只看算法效果" in first, a.answer
+
+
+def test_a_story_naming_two_causes_gets_two_factors(tutor):
+    a = tutor.ask("客户车间地上有积水，机器人身上还挂了十公斤的工具箱，走两步就打滑摔倒，我先查什么？")
+    assert "现场地面的材质" in a.answer and "负载的重量" in a.answer, a.answer

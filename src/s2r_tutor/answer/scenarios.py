@@ -48,6 +48,8 @@ class Factor:
     evidence: tuple[tuple[str, str], ...]  # (anchor, a phrase of the card sentence that names it)
     check: dict[str, str]                  # what to check next (framing, names the factor)
     method: tuple[str, str] | None         # (method anchor, the phrase of its card sentence naming the factor)
+    say: tuple[tuple[str, str], ...] = ()   # what to tell a customer differs (default: the first evidence)
+    blame: tuple[tuple[str, str], ...] = ()  # why it is not only the algorithm, for this factor
 
 
 #: the blocks a story answer is made of (data/rules/scenarios.json "shapes" orders them per act; the
@@ -83,9 +85,11 @@ class Table:
     one_line: re.Pattern[str] = rd.NEVER
     one_line_cite: tuple[tuple[str, str], ...] = ()
     customer_cite: tuple[tuple[str, str], ...] = ()
+    customer_close: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # lang -> spans
     text: dict[str, dict[str, str]] = field(default_factory=dict)
     asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
     story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
+    cue_second: float | None = None  # a second factor the story names in words needs this neighbour vote
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -132,19 +136,25 @@ def parse_table(data: dict) -> Table:
         factors.append(Factor(f["key"], rd.lang_text(_TABLE, f"{entry}.names", f.get("names")),
                               rd.compile_list(_TABLE, f"{entry}.cues", f.get("cues")), pattern,
                               _evidence(entry, f.get("evidence")), rd.lang_text(_TABLE, f"{entry}.check", f.get("check")),
-                              (method["anchor"], method["ties"]) if method else None))
+                              (method["anchor"], method["ties"]) if method else None,
+                              _evidence(f"{entry}.say", f["say"]) if f.get("say") else (),
+                              _evidence(f"{entry}.blame", f["blame"]) if f.get("blame") else ()))
     if not factors:
         raise AnswerDataError(f"{src}: no factors")
     g = data.get("general")
     if not isinstance(g, dict):
         raise AnswerDataError(f"{src}: 'general' is missing")
     general = Factor("general", rd.lang_text(_TABLE, "general.names", g.get("names")), rd.NEVER, None,
-                     _evidence("general", g.get("evidence")), rd.lang_text(_TABLE, "general.check", g.get("check")), None)
+                     _evidence("general", g.get("evidence")), rd.lang_text(_TABLE, "general.check", g.get("check")), None,
+                     _evidence("general.say", g["say"]) if g.get("say") else ())
     m = data.get("match") or {}
     nums = {k: rd.number(_TABLE, f"match.{k}", m.get(k)) for k in ("k", "temperature", "min_vote", "cue_weight", "second_ratio")}
     if nums["k"] < 1 or nums["temperature"] <= 0:
         raise AnswerDataError(f"{src}: match: 'k' must be >= 1 and 'temperature' > 0")
     catch_all = m.get("catch_all")
+    cue_second = m.get("cue_second")
+    if cue_second is not None:
+        cue_second = rd.number(_TABLE, "match.cue_second", cue_second)
     if catch_all is not None and catch_all not in seen:
         raise AnswerDataError(f"{src}: match.catch_all: unknown factor {catch_all!r}")
     shapes = _shapes(data.get("shapes"))
@@ -159,8 +169,11 @@ def parse_table(data: dict) -> Table:
                  shapes, verdicts, rd.compile_list(_TABLE, "one_line.cues", one.get("cues")),
                  _evidence("one_line.cite", one.get("cite")),
                  _evidence("customer.cite", (data.get("customer") or {}).get("cite")),
+                 {lang: _evidence(f"customer.close.{lang}", refs) if refs else ()
+                  for lang, refs in ((data.get("customer") or {}).get("close") or {}).items()},
                  {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
-                 rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER)
+                 rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER,
+                 cue_second=cue_second)
 
 
 def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -232,8 +245,12 @@ def check_scenarios(card: "CardView") -> None:
             missing.append(f"{f.key}: card scenario {f.pattern!r} is missing")
         if f.method and not any(f.method[1] in s for s in card.sents(f.method[0])):
             missing.append(f"{f.key}: method {f.method[0]!r} no longer names {f.method[1]!r}")
+        for where, refs in (("say", f.say), ("blame", f.blame)):
+            missing += [f"{f.key}.{where}: section {a!r} has no sentence containing {p!r}"
+                        for a, p in refs if not any(p in s for s in card.sents(a))]
     cites = [*((f"verdicts ({v.key})", c) for v in t.verdicts for c in v.cite), *(("one_line", c) for c in t.one_line_cite),
-             *(("customer", c) for c in t.customer_cite)]
+             *(("customer", c) for c in t.customer_cite),
+             *((f"customer.close.{lang}", c) for lang, refs in t.customer_close.items() for c in refs)]
     for where, (anchor, phrase) in cites:
         if not any(phrase in s for s in card.sents(anchor)):
             missing.append(f"{where}: section {anchor!r} has no sentence containing {phrase!r}")
@@ -282,6 +299,15 @@ class StoryMatcher:
 
     def votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
         t = self.t
+        out = self.neighbour_votes(qv)
+        q = fold(question)
+        for f in t.factors:
+            if f.cues.search(q):
+                out[f.key] += t.cue_weight
+        return out
+
+    def neighbour_votes(self, qv: np.ndarray | None) -> dict[str, float]:
+        t = self.t
         out = {f.key: 0.0 for f in t.factors}
         if qv is not None and len(self.stories):
             sims = self.vectors @ qv
@@ -292,10 +318,6 @@ class StoryMatcher:
             for i, w in zip(top, weights):
                 for key in self.stories[i].factors:
                     out[key] += w / total
-        q = fold(question)
-        for f in t.factors:
-            if f.cues.search(q):
-                out[f.key] += t.cue_weight
         return out
 
     def match(self, qv: np.ndarray | None, question: str) -> list[str]:
@@ -303,7 +325,15 @@ class StoryMatcher:
         votes = self.votes(qv, question)
         found = sorted((k for k, v in votes.items() if v >= self.t.min_vote), key=lambda k: -votes[k])
         found = [k for k in found if votes[k] >= self.t.second_ratio * votes[found[0]]]
-        return [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
+        found = [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
+        if len(found) == 1 and self.t.cue_second is not None:
+            # a story that names two causes (slope + oil + a battery pack): a second factor whose cue words
+            # it uses and that its neighbours also vote for (match.cue_second, leave-one-out in answering.md)
+            q, nv = fold(question), self.neighbour_votes(qv)
+            more = sorted((f.key for f in self.t.factors if f.key not in found and f.key != self.t.catch_all
+                           and f.cues.search(q) and nv[f.key] >= self.t.cue_second), key=lambda k: -nv[k])
+            found += more[:1]
+        return found
 
 
 def match_factors(question: str) -> list[Factor]:
@@ -333,21 +363,24 @@ def _section(w: "Writer", key: str, *items: str) -> str:
     return w.ledger.frame(f"**{label(w.lang, key)}**") + "\n" + body
 
 
-def _evidence_for(w: "Writer", fac: Factor) -> tuple[tuple[str, str], ...]:
-    """The factor's evidence as the reader will see it: English is aligned by whole sentence, so a
-    clause of the long causes sentence ("传感器会有噪声") would show the whole sentence, friction and
-    motors first (blind 9 b9en-003); an English answer leaves such a clause out when the factor has a
-    sentence of its own."""
+def _evidence_for(w: "Writer", fac: Factor, refs: tuple[tuple[str, str], ...] | None = None) -> tuple[tuple[str, str], ...]:
+    """The factor's evidence (or `refs`) as the reader will see it: English is aligned by whole
+    sentence, so a clause of the long causes sentence ("传感器会有噪声") would show the whole sentence,
+    friction and motors first (blind 9 b9en-003); an English answer leaves such a clause out when the
+    factor has a sentence of its own."""
+    refs = fac.evidence if refs is None else refs
     if w.lang != "en" or fac.key == "general":  # the general factor is the list of causes itself
-        return fac.evidence
-    own = tuple((a, p) for a, p in fac.evidence if len([c for c in re.split(r"[，；。]", w.sentence(a, p)) if c]) < 4)
-    return own or fac.evidence[:1]
+        return refs
+    own = tuple((a, p) for a, p in refs if len([c for c in re.split(r"[，；。]", w.sentence(a, p)) if c]) < 4)
+    return own or refs[:1]
 
 
 def _factor_line(w: "Writer", fac: Factor, whole: bool = False) -> str:
     refs = _evidence_for(w, fac)
     evidence = [w.sentence(a, p) for a, p in refs]
     spans = [unnumber(s).rstrip("；;") for s in evidence] if whole else [_clause(s, p) for s, (_, p) in zip(evidence, refs)]
+    # a whole sentence's 。 before a ；-joined next piece reads "模拟。 [1]；": the piece is quoted without it
+    spans = [x.rstrip("。") if i < len(spans) - 1 else x for i, x in enumerate(spans)]
     cited = [w.quote(a, s) for (a, _), s in zip(refs, spans)]
     body = ("；" if w.lang == "zh" else "; ").join(c for c in cited if c)
     if not body:
@@ -425,6 +458,59 @@ class _Blocks:
                     out.append(q)
         return out
 
+    def _stop(self, quoted: str) -> str:
+        """A cited clause said as a sentence: 。 before its marker (zh; English shows whole sentences)."""
+        if self.w.lang != "zh":
+            return quoted
+        m = re.search(r"(?:\s*\[\d+\])+$", quoted)
+        text, marks = (quoted[: m.start()], m.group(0)) if m else (quoted, "")
+        return quoted if text.endswith(("。", "！", "？")) else text.rstrip("；;，,") + "。" + marks
+
+    def _spans(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
+        """Card spans quoted as they stand (a part of a sentence), each once per answer."""
+        out = []
+        for anchor, span in refs:
+            if f"{anchor}|{span}" not in self.used:
+                self.used.add(f"{anchor}|{span}")
+                q = self.w.quote(anchor, span)
+                if q:
+                    out.append(self._stop(q))
+        return out
+
+    def _say(self) -> list[str]:
+        """The clauses that tell a customer what differs in this story: the strongest factor's `say`
+        (default: its first evidence) and a second factor's first clause, clauses of one section joined
+        into one cited sentence."""
+        facs = [self.t.general] if self.general else self.factors[:2]
+        refs = _evidence_for(self.w, facs[0], facs[0].say or facs[0].evidence[:1])
+        if self.w.lang == "en":  # English shows whole sentences: one, the factor's own (not "weight, …"), not said yet
+            refs = [(a, p) for a, p in refs if f"{a}|{_clause(self.w.sentence(a, p), p).rstrip('；;')}" not in self.used][-1:]
+        else:  # a story naming two causes: the second factor's first clause too
+            refs = (*refs, *[r for x in facs[1:] for r in (x.say or x.evidence)[:1]])
+        groups: dict[str, list[str]] = {}
+        for a, p in refs:
+            c = _clause(self.w.sentence(a, p), p).rstrip("；;")
+            if c and f"{a}|{c}" not in self.used:
+                self.used.add(f"{a}|{c}")
+                groups.setdefault(a, []).append(c)
+        def sep(cs: list[str]) -> str:  # clauses of one sentence read with ，; labelled list items with ；
+            return ("；" if any("：" in c for c in cs) else "，") if self.w.lang == "zh" else "; "
+
+        return [self._stop(q) for a, cs in groups.items() if (q := self.w.quote(a, *cs, sep=sep(cs)))]
+
+    def _blame(self) -> list[str]:
+        """After a blame verdict: the card's reason it is not only the algorithm for this factor (scenario
+        4's 不能只看算法效果 as its whole scenario line, said once; physical-system's 同一套算法…)."""
+        if self.general:
+            return []
+        out = []
+        for a, p in self.factors[0].blame:
+            if a.startswith("scenario-"):
+                out += self._fresh(_pattern_line(self.w, a))
+            else:
+                out += self._cited(((a, p),))
+        return out
+
     def _names(self) -> str:
         sep = "、" if self.w.lang == "zh" else "; "
         return sep.join(re.sub(r"\s*\([^)]*\)", "", x.names[self.w.lang]) for x in self.factors)
@@ -450,7 +536,7 @@ class _Blocks:
             body = " ".join(cited) if cited else ""
             if not cited:  # a verdict line with no sentence of its own (retrain): the methods say it
                 return lines(self._frame(v.line[w.lang]), *self._methods())
-            return lines(self._frame(v.line[w.lang]), body)
+            return lines(self._frame(v.line[w.lang]), body, *(self._blame() if v.key == "blame" else ()))
         if block == "cause":
             if self.general:
                 return lines(self._frame(self._text("general_point")) if point else
@@ -468,24 +554,19 @@ class _Blocks:
             items = self._methods()
             return lines(self._frame(self._text("methods_point")), *items) if items else ""
         if block == "scenario":
-            anchors = list(dict.fromkeys(x.pattern for x in self.factors if x.pattern))[:1]
+            # the strongest factor's card scenario only: a lighting story whose second factor is the
+            # sensors is not the card's sensor-swap scenario
+            anchors = [self.factors[0].pattern] if self.factors[0].pattern else []
             items = self._fresh(*[_pattern_line(w, a) for a in anchors])
             if not items:
                 return ""
             return items[0] if point else lines(w.ledger.frame(f"**{label(w.lang, 'sc-patterns')}**"), *items)
         if block == "customer":
-            refs = self.t.customer_cite
-            first = self._cited(refs[:1])
-            facs = [] if self.general else self.factors[:1]
-            clauses = []
-            for x in facs:
-                for (a, p) in _evidence_for(w, x)[:1]:
-                    c = _clause(w.sentence(a, p), p)
-                    if c and f"{a}|{c}" not in self.used:
-                        self.used.add(f"{a}|{c}")
-                        clauses.append(w.quote(a, c) or "")
-            rest = self._cited(refs[1:])
-            body = _join([*first, *clauses, *rest], w.lang)
+            # what one can say to the customer, each a cited card sentence or clause: the reality gap,
+            # what differs in this story (the factor's `say`), and the closing span (never a line
+            # addressed to our own engineers, such as 解决方案人员要知道)
+            close = self.t.customer_close.get(w.lang, ())
+            body = " ".join([*self._cited(self.t.customer_cite), *self._say(), *self._spans(close)])
             scen = self.render("scenario", point=True) if not self.general else ""
             return lines(self._frame(self._text("customer_point")), body, f"- {scen.lstrip('- ')}" if scen else "")
         if block == "one_line":
@@ -496,18 +577,6 @@ class _Blocks:
             return lines(*self._fresh(w.bullet("why-hard", w.sentence("why-hard", "完美复制品")),
                                       w.bullet("physical-system", w.sentence("physical-system", "越不准确"))))
         raise ValueError(block)
-
-
-def _join(pieces: list[str], lang: str) -> str:
-    """Cited pieces in one paragraph; a clause that ends without a stop gets the answer's own ；/;."""
-    out = ""
-    for p in (x for x in pieces if x):
-        if out:
-            ends = re.sub(r"(?:\s*\[\d+\])+$", "", out)
-            out += (" " if ends.endswith(("。", "！", "？", "；", ".", "!", "?", ";")) else ("；" if lang == "zh" else "; ")) + p
-        else:
-            out = p
-    return out
 
 
 def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Accuracy of the customer-story matcher (answer/scenarios.StoryMatcher), measured two ways:
+"""Accuracy of the customer-story matcher (answer/story_match.StoryMatcher), measured two ways:
 
 1. leave-one-out over the labelled stories (data/rules/scenario_stories.jsonl): each story is matched
    by all the others (its own vector left out) and compared with its label;
@@ -45,19 +45,20 @@ def _is_story(question: str) -> bool:
 def main() -> int:
     verbose = "-v" in sys.argv
     from s2r_tutor import Tutor
-    from s2r_tutor.answer import scenarios as sc
+    from s2r_tutor.answer.scenario_table import table
+    from s2r_tutor.answer.story_match import StoryMatcher
 
     tutor = Tutor.load(progress=False)
     answerer = tutor._get_answerer()
     m = answerer.stories
-    t = sc.table()
+    t = table()
     stories, vecs = m.stories, m.vectors
 
     # 1. leave-one-out over the labelled stories
     exact = first = pat = 0
     for i, s in enumerate(stories):
         keep = [j for j in range(len(stories)) if j != i]
-        loo = sc.StoryMatcher([stories[j] for j in keep], vecs[keep], t)
+        loo = StoryMatcher([stories[j] for j in keep], vecs[keep], t)
         got = loo.match(vecs[i], s.text)
         exact += set(got) == set(s.factors)
         first += (got[:1] == list(s.factors[:1])) if s.factors else not got

@@ -13,7 +13,9 @@ import pytest
 
 from s2r_tutor.answer import ruledata
 from s2r_tutor.answer.focus import Focus
-from s2r_tutor.answer.scenarios import StoryMatcher, load_stories, parse_table, story_shape, table
+from s2r_tutor.answer.scenario_table import parse_table, table
+from s2r_tutor.answer.scenarios import story_shape
+from s2r_tutor.answer.story_match import StoryMatcher, load_stories
 from s2r_tutor.errors import AnswerDataError
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,8 @@ from s2r_tutor.answer import lexicon, ruledata
 from s2r_tutor.answer.card import CardView
 from s2r_tutor.answer.followups import followup_rules, parse_followups
 from s2r_tutor.answer.intents import intent_rules, parse_rules
-from s2r_tutor.answer.scenarios import check_scenarios, load_stories, parse_table, table
+from s2r_tutor.answer.scenario_table import check_scenarios, parse_table, table
+from s2r_tutor.answer.story_match import load_stories
 from s2r_tutor.errors import AnswerDataError
 from s2r_tutor.retrieval import glossary
 

@@ -27,7 +27,9 @@ from .leads import Leads, Missing
 from .lexicon import CORE_TERMS, fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
-from .scenarios import StoryMatcher, check_scenarios, factors_for, load_stories, story_vectors
+from .scenario_table import check_scenarios
+from .scenarios import factors_for
+from .story_match import StoryMatcher, load_stories, story_vectors
 from .select import Candidate, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions

@@ -23,7 +23,7 @@ class Focus:
     item: int | None = None  # 1-based item of a list (why_hard), from an ordinal follow-up
     question: str = ""
     act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
-    factors: list[str] | None = None  # a customer story's gap factors (scenarios.StoryMatcher); None: not read
+    factors: list[str] | None = None  # a customer story's gap factors (story_match.StoryMatcher); None: not read
     followup: bool = False  # the question follows an answer: a walkthrough's "why" adds the deeper reason
     claim: str | None = None  # the yes/no claim the neighbours read (data/leads.json claims); builders answer only it
     order: list[str] = field(default_factory=list)  # `anchors` in the order the question (or the turn before) names them

@@ -1,0 +1,242 @@
+"""The customer-story table (`data/rules/scenarios.json`, docs/answering.md "Rule data files"):
+gap factors (card tag, cue words, the card sentences that name it, the check it calls for, the one
+method the card ties to it), the answer shape per act, verdict lines and matcher constants. Parsed
+and validated once; every card sentence it names is checked when the answerer loads
+(`check_scenarios`): a reworded card sentence is a start-up error naming it, never a shorter answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..errors import AnswerDataError
+from .lexicon import fold
+from . import ruledata as rd
+
+if TYPE_CHECKING:
+    from .card import CardView
+
+_TABLE = "scenarios.json"
+SCENARIO_ANCHORS = ["scenario-factory-floor", "scenario-payload", "scenario-sensors", "scenario-precision"]
+
+
+@dataclass(frozen=True)
+class Factor:
+    key: str
+    names: dict[str, str]                  # the card's tag, and its English rendering
+    cues: re.Pattern[str]                  # light features: words a story naming this factor often uses
+    pattern: str | None                    # the card scenario (anchor) this factor is, if any
+    evidence: tuple[tuple[str, str], ...]  # (anchor, a phrase of the card sentence that names it)
+    check: dict[str, str]                  # what to check next (framing, names the factor)
+    method: tuple[str, str] | None         # (method anchor, the phrase of its card sentence naming the factor)
+    say: tuple[tuple[str, str], ...] = ()   # what to tell a customer differs (default: the first evidence)
+    blame: tuple[tuple[str, str], ...] = ()  # why it is not only the algorithm, for this factor
+
+
+#: the blocks a story answer is made of (data/rules/scenarios.json "shapes" orders them per act; the
+#: first is the point): verdict line + its card sentence, the gap factors ("cause"), every factor's
+#: check or just the strongest one's, the methods the card ties to them, the card scenario it
+#: resembles, a customer-facing explanation, one card sentence, and the deeper reason of a follow-up
+BLOCKS = ("verdict", "cause", "checks", "check1", "methods", "scenario", "customer", "one_line", "deeper")
+TEXTS = ("cause_point", "general_point", "customer_point", "methods_point", "checks_point", "check1", "no_pattern")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    key: str
+    cues: re.Pattern[str]
+    line: dict[str, str]
+    cite: tuple[tuple[str, str], ...]
+    shape: tuple[str, ...] | None = None  # the shape this verdict answers with (None: the act's)
+
+
+@dataclass(frozen=True)
+class Table:
+    factors: tuple[Factor, ...]
+    general: Factor              # the card's general reality-gap factors (a story no factor matches)
+    note: dict[str, str]         # "the card has no scenario for this case; ..."
+    k: int
+    temperature: float
+    min_vote: float
+    cue_weight: float
+    catch_all: str | None = None  # kept only when it is the strongest factor
+    second_ratio: float = 0.0     # a further factor needs at least this share of the strongest's vote
+    shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # act -> blocks ("default" for the rest)
+    verdicts: tuple[Verdict, ...] = ()
+    one_line: re.Pattern[str] = rd.NEVER
+    one_line_cite: tuple[tuple[str, str], ...] = ()
+    customer_cite: tuple[tuple[str, str], ...] = ()
+    customer_close: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # lang -> spans
+    text: dict[str, dict[str, str]] = field(default_factory=dict)
+    asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
+    story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
+    cue_second: float | None = None  # a second factor the story names in words needs this neighbour vote
+
+    def asked_act(self, question: str) -> str | None:
+        q = fold(question)
+        return next((act for act, cues in self.asked if cues.search(q)), None)
+
+    def factor(self, key: str) -> Factor:
+        return next(f for f in self.factors if f.key == key)
+
+    def shape(self, act: str) -> tuple[str, ...]:
+        return self.shapes.get(act) or self.shapes["default"]
+
+    def verdict(self, question: str) -> Verdict:
+        q = fold(question)
+        return next(v for v in self.verdicts if v.cues is rd.NEVER or v.cues.search(q))
+
+
+def _evidence(entry: str, raw: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, list) or not raw:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: 'evidence' must list {{anchor, contains}} entries")
+    out = []
+    for i, e in enumerate(raw):
+        if not isinstance(e, dict) or not all(isinstance(e.get(k), str) and e.get(k) for k in ("anchor", "contains")):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: evidence[{i}] needs 'anchor' and 'contains'")
+        out.append((e["anchor"], e["contains"]))
+    return tuple(out)
+
+
+def parse_table(data: dict) -> Table:
+    """The factor table from its JSON object; a malformed entry is an AnswerDataError naming it."""
+    src = rd.source(_TABLE)
+    factors, seen = [], set()
+    for i, f in enumerate(data.get("factors") or []):
+        entry = f"factors[{i}]" + (f" ({f.get('key')})" if isinstance(f, dict) else "")
+        if not isinstance(f, dict) or not isinstance(f.get("key"), str) or f["key"] in seen:
+            raise AnswerDataError(f"{src}: {entry}: needs a unique 'key'")
+        seen.add(f["key"])
+        method = f.get("method")
+        if method is not None and not (isinstance(method, dict) and all(isinstance(method.get(k), str) and method.get(k)
+                                                                        for k in ("anchor", "ties"))):
+            raise AnswerDataError(f"{src}: {entry}: 'method' must be null or {{anchor, ties}}")
+        pattern = f.get("pattern")
+        if pattern is not None and pattern not in SCENARIO_ANCHORS:
+            raise AnswerDataError(f"{src}: {entry}: unknown card scenario {pattern!r}")
+        factors.append(Factor(f["key"], rd.lang_text(_TABLE, f"{entry}.names", f.get("names")),
+                              rd.compile_list(_TABLE, f"{entry}.cues", f.get("cues")), pattern,
+                              _evidence(entry, f.get("evidence")), rd.lang_text(_TABLE, f"{entry}.check", f.get("check")),
+                              (method["anchor"], method["ties"]) if method else None,
+                              _evidence(f"{entry}.say", f["say"]) if f.get("say") else (),
+                              _evidence(f"{entry}.blame", f["blame"]) if f.get("blame") else ()))
+    if not factors:
+        raise AnswerDataError(f"{src}: no factors")
+    g = data.get("general")
+    if not isinstance(g, dict):
+        raise AnswerDataError(f"{src}: 'general' is missing")
+    general = Factor("general", rd.lang_text(_TABLE, "general.names", g.get("names")), rd.NEVER, None,
+                     _evidence("general", g.get("evidence")), rd.lang_text(_TABLE, "general.check", g.get("check")), None,
+                     _evidence("general.say", g["say"]) if g.get("say") else ())
+    m = data.get("match") or {}
+    nums = {k: rd.number(_TABLE, f"match.{k}", m.get(k)) for k in ("k", "temperature", "min_vote", "cue_weight", "second_ratio")}
+    if nums["k"] < 1 or nums["temperature"] <= 0:
+        raise AnswerDataError(f"{src}: match: 'k' must be >= 1 and 'temperature' > 0")
+    catch_all = m.get("catch_all")
+    cue_second = m.get("cue_second")
+    if cue_second is not None:
+        cue_second = rd.number(_TABLE, "match.cue_second", cue_second)
+    if catch_all is not None and catch_all not in seen:
+        raise AnswerDataError(f"{src}: match.catch_all: unknown factor {catch_all!r}")
+    shapes = _shapes(data.get("shapes"))
+    verdicts = _verdicts(data.get("verdicts"), shapes)
+    one = data.get("one_line") or {}
+    text = data.get("text") or {}
+    missing = [k for k in TEXTS if k not in text]
+    if missing:
+        raise AnswerDataError(f"{src}: text: missing {missing}")
+    return Table(tuple(factors), general, rd.lang_text(_TABLE, "general.note", g.get("note")),
+                 int(nums["k"]), nums["temperature"], nums["min_vote"], nums["cue_weight"], catch_all, nums["second_ratio"],
+                 shapes, verdicts, rd.compile_list(_TABLE, "one_line.cues", one.get("cues")),
+                 _evidence("one_line.cite", one.get("cite")),
+                 _evidence("customer.cite", (data.get("customer") or {}).get("cite")),
+                 {lang: _evidence(f"customer.close.{lang}", refs) if refs else ()
+                  for lang, refs in ((data.get("customer") or {}).get("close") or {}).items()},
+                 {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
+                 rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER,
+                 cue_second=cue_second)
+
+
+def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    from .acts import ACTS
+
+    out = []
+    for i, a in enumerate(raw or []):
+        if not isinstance(a, dict) or a.get("act") not in ACTS:
+            raise AnswerDataError(f"{rd.source(_TABLE)}: asked[{i}]: needs an 'act' of answer/acts.py")
+        out.append((a["act"], rd.compile_list(_TABLE, f"asked[{i}].cues", a.get("cues"))))
+    return tuple(out)
+
+
+def _shape(entry: str, raw: object) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not raw or not all(isinstance(b, str) for b in raw):
+        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: must be a non-empty list of blocks")
+    bad = [b for b in raw if b not in BLOCKS]
+    if bad:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: unknown block(s) {bad}; choose from {', '.join(BLOCKS)}")
+    return tuple(raw)
+
+
+def _shapes(raw: object) -> dict[str, tuple[str, ...]]:
+    """act -> blocks; every key is an act of answer/acts.py (or "default", which must be there)."""
+    from .acts import ACTS
+
+    if not isinstance(raw, dict) or "default" not in raw:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: shapes: needs a 'default' shape")
+    bad = [a for a in raw if a != "default" and a not in ACTS]
+    if bad:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: shapes: unknown act(s) {bad}; choose from {', '.join(ACTS)}")
+    return {a: _shape(f"shapes.{a}", v) for a, v in raw.items()}
+
+
+def _verdicts(raw: object, shapes: dict) -> tuple[Verdict, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: verdicts: must list at least the default variant")
+    out = []
+    for i, v in enumerate(raw):
+        entry = f"verdicts[{i}]" + (f" ({v.get('key')})" if isinstance(v, dict) else "")
+        if not isinstance(v, dict) or not isinstance(v.get("key"), str):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: needs a 'key'")
+        cues = rd.compile_list(_TABLE, f"{entry}.cues", v["cues"]) if v.get("cues") else rd.NEVER
+        cite = _evidence(f"{entry}.cite", v["cite"]) if v.get("cite") else ()
+        shape = _shape(f"{entry}.shape", v["shape"]) if v.get("shape") is not None else None
+        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape))
+    if out[-1].cues is not rd.NEVER or any(v.cues is rd.NEVER for v in out[:-1]):
+        raise AnswerDataError(f"{rd.source(_TABLE)}: verdicts: only the last variant (the default) has no cues")
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def table() -> Table:
+    return parse_table(rd.load(_TABLE))
+
+
+def check_scenarios(card: "CardView") -> None:
+    """Every card sentence, scenario and method the table names must be on the card (skipped for a
+    card without the 04-08 sections): a reworded sentence is an AnswerDataError naming it."""
+    if card.chunk("reality-gap") is None:
+        return
+    t = table()
+    missing = []
+    for f in (*t.factors, t.general):
+        for anchor, phrase in f.evidence:
+            if not any(phrase in s for s in card.sents(anchor)):
+                missing.append(f"{f.key}: section {anchor!r} has no sentence containing {phrase!r}")
+        if f.pattern and card.chunk(f.pattern) is None:
+            missing.append(f"{f.key}: card scenario {f.pattern!r} is missing")
+        if f.method and not any(f.method[1] in s for s in card.sents(f.method[0])):
+            missing.append(f"{f.key}: method {f.method[0]!r} no longer names {f.method[1]!r}")
+        for where, refs in (("say", f.say), ("blame", f.blame)):
+            missing += [f"{f.key}.{where}: section {a!r} has no sentence containing {p!r}"
+                        for a, p in refs if not any(p in s for s in card.sents(a))]
+    cites = [*((f"verdicts ({v.key})", c) for v in t.verdicts for c in v.cite), *(("one_line", c) for c in t.one_line_cite),
+             *(("customer", c) for c in t.customer_cite),
+             *((f"customer.close.{lang}", c) for lang, refs in t.customer_close.items() for c in refs)]
+    for where, (anchor, phrase) in cites:
+        if not any(phrase in s for s in card.sents(anchor)):
+            missing.append(f"{where}: section {anchor!r} has no sentence containing {phrase!r}")
+    if missing:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: the card no longer has what the table names: " + "; ".join(missing))

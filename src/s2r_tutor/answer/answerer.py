@@ -140,7 +140,9 @@ class Answerer:
             own_cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
             if own_cues:
                 reading.act = max(own_cues, key=lambda a: reading.acts.get(a, 0.0))
-            elif short:  # "那有什么办法？": no cue word; the combined vector reads the earlier question's act
+            elif short and ordinal(question) is None:
+                # "那有什么办法？": no cue word; the combined vector reads the earlier question's act
+                # ("那第二种呢" asks what the second one is: its neighbours are not asked)
                 reading.act = self._own_followup_act(question) or ("how" if story_fix else reading.act)
         q = fold(question)
         complaint = bool(SYMPTOM.search(q) and CONTEXT.search(q))

@@ -218,3 +218,30 @@ def test_a_reworded_card_sentence_fails_at_load_naming_it(tutor, anchor, old, ne
     with pytest.raises(AnswerDataError, match=anchor):
         Leads(CardView(chunks))
         check_builders(CardView(chunks))
+
+
+# comp10b: a short follow-up with no act cue word is read by its own nearest labelled questions, and an
+# English follow-up's length counts words, not characters (wordings of our own, not from a dev set)
+@pytest.mark.parametrize("followup,act", [("那这个咋解决？", "how"), ("How can we fix that?", "how"),
+                                          ("Which thing do I check first?", "check_first")])
+def test_short_followups_without_a_cue_or_in_english_keep_the_story(tutor, followup, act):
+    story = "客户说机械臂在仿真里插得很准，到产线上老偏几毫米"
+    first = tutor.ask(story)
+    history = [{"role": "user", "content": story}, {"role": "assistant", "content": first.answer}]
+    a = tutor.ask(followup, history)
+    assert not a.refused and a.act == act and a.intent == "scenario"
+    assert a.answer != first.answer
+
+
+def test_follow_up_length_counts_words_for_english_and_characters_for_chinese():
+    from s2r_tutor.answer.followups import is_short
+    assert is_short("Which thing do I check first?", 24, 8)  # 29 characters, 6 words
+    assert not is_short("Could you walk me through every step of the whole deployment pipeline?", 24, 8)
+    assert is_short("那这个咋解决？", 24, 8)
+    assert not is_short("客户说机械臂在仿真里插得很准，到产线上老偏几毫米，这到底怎么回事呢", 24, 8)
+
+
+def test_a_short_off_topic_turn_after_an_answer_is_still_refused(tutor):
+    first = tutor.ask("域随机化是什么？")
+    history = [{"role": "user", "content": "域随机化是什么？"}, {"role": "assistant", "content": first.answer}]
+    assert tutor.ask("今晚吃火锅怎么样", history).refused

@@ -125,7 +125,13 @@ class AnswerSettings(BaseModel):
     missing_min_dense: float = Field(0.86, ge=0, le=1, description="a not-in-card question is declined when the best "
                                      "section's dense cosine is under this (nothing on the card bears on it)")
     followup_max_chars: int = Field(24, gt=0, description="a question this short that asks an act (why, example, simpler, "
-                                    "what first, tell the customer) after an answer is a follow-up of it")
+                                    "what first, tell the customer) after an answer is a follow-up of it (Chinese, or any "
+                                    "question with a Chinese character)")
+    followup_max_words: int = Field(8, gt=0, description="the same limit for a question in Latin script, in words: English "
+                                    "says 'What should I check first?' in 26 characters but 5 words")
+    followup_own_max_oos: float = Field(0.5, ge=0, le=1, description="a short question after an answer with no act cue "
+                                        "word is read by its own nearest labelled questions; it is a follow-up of the "
+                                        "earlier topic when they read a follow-up act and vote out_of_scope under this")
     score_english_views: bool = Field(True, description="an English question's lead and supporting lines are scored "
                                       "against the card's aligned English sentences (the index's English views) instead of "
                                       "the Chinese ones across languages (docs/answering.md, comp10)")

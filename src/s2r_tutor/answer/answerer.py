@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..errors import LLMError
+from ..retrieval.glossary import expand_query
 from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
 from ..text import detect_language, sentences
@@ -18,7 +19,7 @@ from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
-from .followups import context_for, continues, excepts, focus_for, ordinal
+from .followups import context_for, continues, excepts, focus_for, is_short, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -102,15 +103,29 @@ class Answerer:
         own = rule_scores(question)
         specific = any(i not in GENERIC_INTENTS for i in own)
         short_act = None
-        if not ctx.is_followup and not specific and len(question.strip()) <= s.answer.followup_max_chars:
-            # "先查什么？" / "能再简单点吗？" / "那怎么跟客户说？": a short question that asks an act of
-            # the previous answer. Its act is read from its own embedding, so embed it alone first.
-            # Read from its cue words only: no second embedding call.
-            cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
-            users = [i for i, t in enumerate(history) if t.role == "user" and t.content.strip()]
-            if cues and users:
+        users = [i for i, t in enumerate(history) if t.role == "user" and t.content.strip()]
+        # Chinese counts characters, English words ("What should I check first?" is 26 characters)
+        short = bool(users) and is_short(question, s.answer.followup_max_chars, s.answer.followup_max_words)
+        story_fix = short and specific and self._asks_story_fix(question, own, history, users[-1])
+        if story_fix:
+            # "有什么办法？" after a customer story: 办法 names the methods topic, but what is asked is the
+            # fix for that story (the method the card ties to the story's factor), not the methods overview
+            specific = False
+            if not ctx.is_followup:
                 ctx = type(ctx)(history[users[-1]].content, True, history[:users[-1]])
+                short_act = self._own_followup_act(question) or "how"
+        short = short and not specific
+        if not ctx.is_followup and short:
+            # "先查什么？" / "能再简单点吗？" / "那怎么跟客户说？": a short question that asks an act of
+            # the previous answer. A cue word names the act; without one ("有什么办法？", "any way to fix
+            # that?") the question's own nearest labelled questions do (one more embedding, short turns only)
+            cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
+            if cues:
                 short_act = max(cues, key=lambda a: (a != "verdict", a))
+            else:
+                short_act = self._own_followup_act(question)
+            if short_act is not None:
+                ctx = type(ctx)(history[users[-1]].content, True, history[:users[-1]])
         prev_intent, topic = None, None
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
@@ -127,6 +142,10 @@ class Answerer:
             own_cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
             if own_cues:
                 reading.act = max(own_cues, key=lambda a: reading.acts.get(a, 0.0))
+            elif short and ordinal(question) is None:
+                # "那有什么办法？": no cue word; the combined vector reads the earlier question's act
+                # ("那第二种呢" asks what the second one is: its neighbours are not asked)
+                reading.act = self._own_followup_act(question) or ("how" if story_fix else reading.act)
         q = fold(question)
         complaint = bool(SYMPTOM.search(q) and CONTEXT.search(q))
         dense = max((r.dense or 0.0 for r in ranked), default=0.0)
@@ -203,6 +222,27 @@ class Answerer:
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
                     asked=question)
+
+    def _asks_story_fix(self, question: str, own: dict, history: list[Turn], last_user: int) -> bool:
+        """A short turn whose only topic is the methods, naming no method, after a customer story."""
+        topics = {i for i in own if i not in GENERIC_INTENTS}
+        if topics != {Intent.methods} or focus_for(question, Intent.methods).anchors:
+            return False
+        prev, _ = self._intent_of(history[last_user].content, history[:last_user], 1)
+        return prev is Intent.scenario
+
+    def _own_followup_act(self, question: str) -> str | None:
+        """The follow-up act a short question asks by its own nearest labelled questions (embedded alone:
+        retrieval embeds it with the earlier topic), or None when they read another act or out of scope."""
+        try:
+            qv = self.tutor.embedder.embed_queries([expand_query(question)])[0]
+        except Exception:  # a sparse-only or failing embedder: no act of its own, the cue words decided
+            log.debug("no own vector for a short follow-up", exc_info=True)
+            return None
+        own = self.acts.read(qv, question)
+        if own.act in FOLLOWUP_ACTS and own.votes.get("out_of_scope", 0.0) < self.settings.answer.followup_own_max_oos:
+            return own.act
+        return None
 
     def _neighbours_in_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
         """The phrase rules found no card term, but the labelled questions nearest to this one are all

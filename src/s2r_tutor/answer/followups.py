@@ -120,3 +120,15 @@ def context_for(question: str, history: list[Turn]) -> Context:
     if not is_followup:
         return Context(None, False, [])
     return Context(history[idx].content, True, history[:idx])
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def is_short(question: str, max_chars: int, max_words: int) -> bool:
+    """Short enough to lean on the previous answer: Chinese counts characters, English counts words
+    ("What should I check first?" is 26 characters, 5 words; "先查什么？" is 5 characters)."""
+    q = question.strip()
+    if _CJK.search(q):
+        return len(q) <= max_chars
+    return len(re.findall(r"[A-Za-z0-9']+", q)) <= max_words

@@ -45,12 +45,10 @@ def main() -> int:
     ap.add_argument("--json", default="", help="write the rows to this file")
     args = ap.parse_args()
     from s2r_tutor import Tutor
-    from s2r_tutor.answer.scenario_table import table
     from s2r_tutor.models import Turn
 
     tutor = Tutor.load(progress=False)
     answerer = tutor._get_answerer()
-    pattern = {f.key: f.pattern for f in table().factors}
     only = set(filter(None, args.only.split(",")))
     rows = []
     for c in cases():

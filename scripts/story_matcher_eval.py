@@ -18,7 +18,6 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path.cwd()  # run from the repository root
 SETS = [*sorted((ROOT / "tests" / "eval").glob("*.jsonl")), *sorted((ROOT / "docs" / "blind8").glob("holdout8*.jsonl")),

@@ -16,7 +16,6 @@ from s2r_tutor.answer.finalize import final_render, to_simplified
 from s2r_tutor.answer.focus import assemble
 from s2r_tutor.answer.leads import Leads
 from s2r_tutor.errors import AnswerDataError
-from s2r_tutor.models import Chunk
 from s2r_tutor.settings import PROJECT_ROOT
 
 EVAL = PROJECT_ROOT / "tests" / "eval"

@@ -9,11 +9,9 @@ test server: nothing from a CDN, no font services, no analytics.
 from __future__ import annotations
 
 import http.server
-import json
 import re
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS, BROWSER_MARKS

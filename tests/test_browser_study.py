@@ -4,7 +4,6 @@ Screenshots go to tests/artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS, BROWSER_MARKS

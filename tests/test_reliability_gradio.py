@@ -9,7 +9,6 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-import pytest
 
 from reliability_support import gradio_event as completed
 

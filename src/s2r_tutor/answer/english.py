@@ -17,7 +17,7 @@ import re
 
 from ..retrieval.alignment import english_of_span, has_english, quote_english, sentence_offsets
 from ..models import Answer, Chunk, Citation
-from ..text import normalize, sentences
+from ..text import sentences
 from .grounding import MARKER
 
 _UNIT = re.compile(r"(?<=\])(?!\s*\[)")

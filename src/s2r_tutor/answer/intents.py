@@ -48,12 +48,8 @@ def _intent(entry: str, value: object) -> Intent:
 
 
 def parse_rules(data: dict) -> IntentRules:
-    rules, names = [], set()
-    for i, r in enumerate(data.get("rules") or []):
-        entry = f"rules[{i}]" + (f" ({r.get('name')})" if isinstance(r, dict) else "")
-        if not isinstance(r, dict) or not isinstance(r.get("name"), str) or r["name"] in names:
-            raise AnswerDataError(f"{rd.source(_FILE)}: {entry}: needs a unique 'name'")
-        names.add(r["name"])
+    rules = []
+    for entry, r in rd.keyed(_FILE, "rules", data.get("rules"), "name"):
         rules.append(Rule(r["name"], _intent(entry, r.get("intent")), rd.compile_list(_FILE, entry, r.get("patterns")),
                           rd.number(_FILE, f"{entry}.weight", r.get("weight"))))
     anchors = data.get("anchor_intent")

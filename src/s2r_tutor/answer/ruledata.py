@@ -72,6 +72,18 @@ def family(name: str, key: str) -> re.Pattern[str]:
     return compile_list(name, key, data[key])
 
 
+def keyed(name: str, what: str, rows: object, key: str):
+    """(entry, row) for each object of a list whose `key` must be a unique string; `entry` names it in
+    errors ("factors[3] (floor)"), and a malformed or repeated one is an AnswerDataError naming it."""
+    seen: set[str] = set()
+    for i, row in enumerate(rows or []):
+        entry = f"{what}[{i}]" + (f" ({row.get(key)})" if isinstance(row, dict) else "")
+        if not isinstance(row, dict) or not isinstance(row.get(key), str) or row[key] in seen:
+            raise AnswerDataError(f"{source(name)}: {entry}: needs a unique {key!r}")
+        seen.add(row[key])
+        yield entry, row
+
+
 def number(name: str, key: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise AnswerDataError(f"{source(name)}: {key}: must be a number, got {value!r}")

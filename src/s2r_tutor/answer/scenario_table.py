@@ -104,12 +104,8 @@ def _evidence(entry: str, raw: object) -> tuple[tuple[str, str], ...]:
 def parse_table(data: dict) -> Table:
     """The factor table from its JSON object; a malformed entry is an AnswerDataError naming it."""
     src = rd.source(_TABLE)
-    factors, seen = [], set()
-    for i, f in enumerate(data.get("factors") or []):
-        entry = f"factors[{i}]" + (f" ({f.get('key')})" if isinstance(f, dict) else "")
-        if not isinstance(f, dict) or not isinstance(f.get("key"), str) or f["key"] in seen:
-            raise AnswerDataError(f"{src}: {entry}: needs a unique 'key'")
-        seen.add(f["key"])
+    factors = []
+    for entry, f in rd.keyed(_TABLE, "factors", data.get("factors"), "key"):
         method = f.get("method")
         if method is not None and not (isinstance(method, dict) and all(isinstance(method.get(k), str) and method.get(k)
                                                                         for k in ("anchor", "ties"))):
@@ -139,7 +135,7 @@ def parse_table(data: dict) -> Table:
     cue_second = m.get("cue_second")
     if cue_second is not None:
         cue_second = rd.number(_TABLE, "match.cue_second", cue_second)
-    if catch_all is not None and catch_all not in seen:
+    if catch_all is not None and catch_all not in {f.key for f in factors}:
         raise AnswerDataError(f"{src}: match.catch_all: unknown factor {catch_all!r}")
     shapes = _shapes(data.get("shapes"))
     verdicts = _verdicts(data.get("verdicts"), shapes)

@@ -152,8 +152,6 @@ def chunk_views(chunk: Chunk) -> list[str]:
     The questions come last: `build_index` embeds them in the query role, like the questions they
     must meet (e5's query-query similarity: blind holdout3 hit@1 0.85 -> 0.88 over the passage role),
     and the card's own text in the passage role."""
-    from ..text import sentences
-
     return [v for v, _ in view_kinds(chunk)]
 
 

@@ -74,6 +74,12 @@ class Table:
     asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
     story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
     cue_second: float | None = None  # a second factor the story names in words needs this neighbour vote
+    # what a story names that the card does not cover (temperature): (cue words, line said first)
+    uncovered: tuple[tuple[re.Pattern[str], dict[str, str]], ...] = ()
+
+    def uncovered_line(self, question: str, lang: str) -> str:
+        q = fold(question)
+        return next((line[lang] for cues, line in self.uncovered if cues.search(q)), "")
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -153,7 +159,14 @@ def parse_table(data: dict) -> Table:
                   for lang, refs in ((data.get("customer") or {}).get("close") or {}).items()},
                  {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
                  rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER,
-                 cue_second=cue_second)
+                 cue_second=cue_second, uncovered=_uncovered(data.get("uncovered")))
+
+
+def _uncovered(raw: object) -> tuple[tuple[re.Pattern[str], dict[str, str]], ...]:
+    out = []
+    for entry, u in rd.keyed(_TABLE, "uncovered", raw or [], "key"):
+        out.append((rd.compile_list(_TABLE, f"{entry}.cues", u.get("cues")), rd.lang_text(_TABLE, f"{entry}.line", u.get("line"))))
+    return tuple(out)
 
 
 def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:

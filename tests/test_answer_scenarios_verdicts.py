@@ -18,6 +18,7 @@ _MARK = re.compile(r"\s*\[\d+\]")
     ("机器人在客户车间老打滑，这算仿真到现实的差距吗", "gap"),
     ("客户那边总摔，是不是我们策略训得不够", "blame"),
     ("现场抓偏了，难道是训练没训好", "blame"),
+    ("换了更重的夹具以后抖得厉害，是不是要重新训练", "retrain"),
     ("is the drift on site just our policy being undertrained?", "blame"),
     ("地面有水老打滑，客户问这个能不能解决", "fix"),
     ("客户想知道这个偏差能修好吗", "fix"),
@@ -32,6 +33,8 @@ def test_uncovered_temperature_is_named():
     assert "温度" in t.uncovered_line("冷库里零下十几度，机械臂动作明显变钝", "zh")
     assert "temperature" in t.uncovered_line("in the cold room the joints get stiff", "en")
     assert t.uncovered_line("地面有油，机器人打滑", "zh") == ""
+    # a cold room whose floor frosts over is a ground story: said as the ground, without the note
+    assert t.uncovered_line("冷库地面结霜，机器人一走就滑", "zh", "ground") == ""
 
 
 def _shown(a) -> str:

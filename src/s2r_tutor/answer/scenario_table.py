@@ -75,11 +75,12 @@ class Table:
     story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
     cue_second: float | None = None  # a second factor the story names in words needs this neighbour vote
     # what a story names that the card does not cover (temperature): (cue words, line said first)
-    uncovered: tuple[tuple[re.Pattern[str], dict[str, str]], ...] = ()
+    # only when the story's strongest factor is one of `when_first` (a frosted floor is the ground, said plainly)
+    uncovered: tuple[tuple[re.Pattern[str], dict[str, str], frozenset[str]], ...] = ()
 
-    def uncovered_line(self, question: str, lang: str) -> str:
+    def uncovered_line(self, question: str, lang: str, first: str = "general") -> str:
         q = fold(question)
-        return next((line[lang] for cues, line in self.uncovered if cues.search(q)), "")
+        return next((line[lang] for cues, line, when in self.uncovered if cues.search(q) and first in when), "")
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -162,10 +163,14 @@ def parse_table(data: dict) -> Table:
                  cue_second=cue_second, uncovered=_uncovered(data.get("uncovered")))
 
 
-def _uncovered(raw: object) -> tuple[tuple[re.Pattern[str], dict[str, str]], ...]:
+def _uncovered(raw: object) -> tuple[tuple[re.Pattern[str], dict[str, str], frozenset[str]], ...]:
     out = []
     for entry, u in rd.keyed(_TABLE, "uncovered", raw or [], "key"):
-        out.append((rd.compile_list(_TABLE, f"{entry}.cues", u.get("cues")), rd.lang_text(_TABLE, f"{entry}.line", u.get("line"))))
+        when = u.get("when_first")
+        if not (isinstance(when, list) and when and all(isinstance(x, str) for x in when)):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: 'when_first' must list factor keys")
+        out.append((rd.compile_list(_TABLE, f"{entry}.cues", u.get("cues")), rd.lang_text(_TABLE, f"{entry}.line", u.get("line")),
+                    frozenset(when)))
     return tuple(out)
 
 

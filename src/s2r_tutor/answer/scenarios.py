@@ -293,7 +293,7 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     parts: list[str] = []
     # a story the card covers only in part (cold storage, a heating motor): what it does not cover, said
     # first, then what it does, rather than the general factors said as if they answered it
-    gap_note = table().uncovered_line(f.question, w.lang)
+    gap_note = table().uncovered_line(f.question, w.lang, factors[0].key)
     last = ""
     for block in story_shape(f):
         text = blocks.render(block, point=not parts)

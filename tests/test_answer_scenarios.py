@@ -101,12 +101,15 @@ def test_each_act_opens_with_its_point(tutor, ask, opens):
     assert "数据是缩小差距的重要依据" not in a.answer  # the old closing line is gone
 
 
-def test_one_line_for_the_customer_is_one_cited_sentence(tutor):
+def test_one_line_for_the_customer_is_the_gap_and_the_story_factor(tutor):
+    # the gap sentence plus the story's own factor clause (a one-liner that never names the factor is
+    # no reply: blind 10), one line, nothing else
     a = tutor.ask(STORY + "给我一句话跟客户说。")
     body = _shown(a.answer).strip()
-    assert len(a.citations) == 1 and len(re.findall(r"[。！？]", body)) == 1 and "\n" not in body, a.answer
+    assert 1 <= len(a.citations) <= 2 and "\n" not in body and re.search(r"重量|质心", body), a.answer
     en = tutor.ask("The robot dog slips on the customer's waxed floor. Give me one line for the customer.")
-    assert len(en.citations) == 1 and not re.search(r"[\u3400-\u9fff]", en.answer), en.answer
+    assert len(en.citations) <= 2 and "\n" not in en.answer.strip() and not re.search(r"[\u3400-\u9fff]", en.answer), en.answer
+    assert "friction" in en.answer.lower(), en.answer
 
 
 def test_english_payload_story_is_english_and_names_the_payload_scenario(tutor):

@@ -74,6 +74,13 @@ class Table:
     asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
     story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
     cue_second: float | None = None  # a second factor the story names in words needs this neighbour vote
+    # what a story names that the card does not cover (temperature): (cue words, line said first)
+    # only when the story's strongest factor is one of `when_first` (a frosted floor is the ground, said plainly)
+    uncovered: tuple[tuple[re.Pattern[str], dict[str, str], frozenset[str]], ...] = ()
+
+    def uncovered_line(self, question: str, lang: str, first: str = "general") -> str:
+        q = fold(question)
+        return next((line[lang] for cues, line, when in self.uncovered if cues.search(q) and first in when), "")
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -153,7 +160,18 @@ def parse_table(data: dict) -> Table:
                   for lang, refs in ((data.get("customer") or {}).get("close") or {}).items()},
                  {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
                  rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER,
-                 cue_second=cue_second)
+                 cue_second=cue_second, uncovered=_uncovered(data.get("uncovered")))
+
+
+def _uncovered(raw: object) -> tuple[tuple[re.Pattern[str], dict[str, str], frozenset[str]], ...]:
+    out = []
+    for entry, u in rd.keyed(_TABLE, "uncovered", raw or [], "key"):
+        when = u.get("when_first")
+        if not (isinstance(when, list) and when and all(isinstance(x, str) for x in when)):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: 'when_first' must list factor keys")
+        out.append((rd.compile_list(_TABLE, f"{entry}.cues", u.get("cues")), rd.lang_text(_TABLE, f"{entry}.line", u.get("line")),
+                    frozenset(when)))
+    return tuple(out)
 
 
 def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:

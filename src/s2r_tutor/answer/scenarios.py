@@ -210,7 +210,8 @@ class _Blocks:
             body = " ".join(cited) if cited else ""
             if not cited:  # a verdict line with no sentence of its own (retrain): the methods say it
                 return lines(self._frame(v.line[w.lang]), *self._methods())
-            return lines(self._frame(v.line[w.lang]), body, *(self._blame() if v.key == "blame" else ()))
+            extra = self._blame() if v.key == "blame" else self._methods() if v.key == "fix" else []
+            return lines(self._frame(v.line[w.lang]), body, *extra)
         if block == "cause":
             if self.general:
                 return lines(self._frame(self._text("general_point")) if point else
@@ -244,7 +245,9 @@ class _Blocks:
             scen = self.render("scenario", point=True) if not self.general else ""
             return lines(self._frame(self._text("customer_point")), body, f"- {scen.lstrip('- ')}" if scen else "")
         if block == "one_line":
-            return " ".join(self._cited(self.t.one_line_cite))
+            # the gap sentence and, when the story names a factor, that factor's card clause: a one-liner
+            # about a new IMU that never says "sensors" is no reply (blind 10 b10-006, b10en-004)
+            return " ".join([*self._cited(self.t.one_line_cite), *([] if self.general else self._say())])
         if block == "deeper":
             if not self.f.followup:
                 return ""
@@ -267,7 +270,9 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     v = t.verdict(q)
     if v.shape is not None and act in ("verdict", "how"):
         return v.shape
-    if v.key == "blame" and v.shape is None and shape[0] != "verdict":
+    if v.key in ("blame", "fix") and shape[0] != "verdict":
+        # "是不是策略没训好" / "能搞定吗" asked inside a "how do I answer the customer": that yes/no first
+        # (a fix verdict's methods follow in the act's own shape when it has a methods block)
         shape = ("verdict", *shape)
     return shape
 
@@ -286,6 +291,9 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         return {"body": "\n\n".join(x for x in ((patterns, why) if first_patterns else (why, patterns)) if x)}
     blocks = _Blocks(w, f, factors)
     parts: list[str] = []
+    # a story the card covers only in part (cold storage, a heating motor): what it does not cover, said
+    # first, then what it does, rather than the general factors said as if they answered it
+    gap_note = table().uncovered_line(f.question, w.lang, factors[0].key)
     last = ""
     for block in story_shape(f):
         text = blocks.render(block, point=not parts)
@@ -297,4 +305,11 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         else:
             parts.append(text)
         last = block
+    if gap_note and parts:
+        # said inside the point's own bold line: a paragraph's second heading would take the first's place
+        # when lines are ranked (select.assemble_ranked keeps one heading per line)
+        head, _, rest = parts[0].partition("\n")
+        sep = "" if w.lang == "zh" else " "
+        head = f"**{gap_note}{sep}{head[2:]}" if head.startswith("**") else f"**{gap_note}**\n{head}"
+        parts[0] = lines(w.ledger.frame(head), rest)
     return {"body": "\n\n".join(parts)}

@@ -387,6 +387,17 @@ class Answerer:
         return both or pick_lead(cands, cos, a.lead_rank_prior, a.lead_table_prior if table else 0.0,
                                  0.0 if plan.act == "simpler" else a.lead_pair_margin)
 
+    def _side_line(self, writer: Writer, c: Candidate) -> str:
+        """One side of a comparison, labelled with its section's heading: what the side does or aims at
+        (data/leads.json 'purposes'), else its best-scoring sentence. An example line said nothing of the
+        difference (blind 10 b10-045/046/049/051: two "示例" lines side by side)."""
+        purpose = self.leads.purposes.get(c.anchor)
+        if purpose:
+            anchor = purpose[0][0]
+            return writer.bullet(anchor, *[p for a, p in purpose if a == anchor], label=self.card.heading(c.anchor))
+        return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
+            self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
+
     def _sides(self, plan: Plan) -> list[str]:
         """The two sections a comparison names, in the order it names them ([] when not a comparison)."""
         if len(plan.focus.anchors) != 2 or not (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)):
@@ -507,9 +518,7 @@ class Answerer:
                 if sides and [c.anchor for c in picked] == sides:
                     # a comparison opens with one line per side, each labelled with its section's heading
                     # (the English pass renders the heading), in the order the question names them
-                    lead = "\n".join(writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
-                        self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
-                        for c in picked)
+                    lead = "\n".join(self._side_line(writer, c) for c in picked)
                 elif picked:
                     lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
                                                                 self.leads.openers))

@@ -63,6 +63,12 @@ class Leads:
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
                                      Intent(topic) if topic else None)
         self.never = _refs("never_lead", data.get("never_lead", []))
+        # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
+        # said how the methods differ); a side without an entry leads with its best-scoring sentence
+        purposes = data.get("purposes", {})
+        if not isinstance(purposes, dict):
+            raise AnswerDataError("data/leads.json purposes: expected {section anchor: [[anchor, phrase], ...]}")
+        self.purposes = {side: _refs(f"purposes.{side}", refs) for side, refs in purposes.items()}
         openers = data.get("dependent_openers", [])
         if not isinstance(openers, list) or not all(isinstance(o, str) and o.strip() for o in openers):
             raise AnswerDataError("data/leads.json dependent_openers: expected a list of non-empty strings")
@@ -95,12 +101,17 @@ class Leads:
         for cid, claim in self.claims.items():
             yield f"claims.{cid}", claim.lead
         yield "never_lead", self.never
+        for side, refs in self.purposes.items():
+            yield f"purposes.{side}", refs
 
     def check(self) -> None:
         """Every referenced sentence must be on the loaded card (skipped when the card is absent:
         a corpus without 04-08 never reaches these leads)."""
         if not self.card.chunk("summary"):
             return
+        for side in self.purposes:
+            if self.card.chunk(side) is None:
+                raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
         for where, refs in self.all_refs():
             for anchor, phrase in refs:
                 if not any(phrase in s for s in self.card.sents(anchor)):

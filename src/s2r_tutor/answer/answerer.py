@@ -202,6 +202,11 @@ class Answerer:
             both = focus_for(f"{topic} {question}", intent)
             if len(both.anchors) == 2 and focus.anchors <= both.anchors:
                 focus.anchors, focus.order = both.anchors, both.order
+        cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
+        if cued is not None:
+            # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
+            act = focus.act = "verdict"
+            reading.claim, reading.claim_cued = cued, True
         focus.claim = reading.claim if act in ("verdict", "customer_reply") else None
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             focus.factors = self.stories.match(qv, focus.question)
@@ -418,7 +423,8 @@ class Answerer:
         def fits(refs, margin: float) -> bool:
             sents = [s for a, p in refs for s in self.card.sents(a) if p in s]
             return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv, plan.lang)) >= best - margin
-        return ((claim if claim is not None and fits(claim.lead, a.claim_fixed_margin) else None),
+        cued = plan.reading is not None and plan.reading.claim_cued  # its own words named it: no fit check
+        return ((claim if claim is not None and (cued or fits(claim.lead, a.claim_fixed_margin)) else None),
                 (tabled if tabled and fits(tabled, a.lead_fixed_margin) else ()))
 
     def _relevance(self, plan: Plan, ledger: Ledger, lead: str):

@@ -22,6 +22,7 @@ class Claim:
     lead: tuple[Ref, ...]
     verdict: dict[str, str] | None  # short framing line per language ("不是。"), shown with the card sentence that says why
     topic: Intent | None = None  # the material that supports the verdict, when not the question's own topic
+    cue: re.Pattern[str] | None = None  # words that name this claim in a yes/no question, whatever the neighbours vote
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,17 @@ def _refs(where: str, raw) -> tuple[Ref, ...]:
                                             for r in raw):
         raise AnswerDataError(f"data/leads.json {where}: expected a list of [anchor, phrase] pairs")
     return tuple((a, p) for a, p in raw)
+
+
+def _pattern(where: str, raw) -> re.Pattern[str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not raw.strip():
+        raise AnswerDataError(f"data/leads.json {where}: expected a non-empty pattern")
+    try:
+        return re.compile(raw, re.I)
+    except re.error as exc:
+        raise AnswerDataError(f"data/leads.json {where}: bad pattern ({exc})") from exc
 
 
 class Leads:
@@ -61,7 +73,8 @@ class Leads:
             if topic is not None and topic not in intents:
                 raise AnswerDataError(f"data/leads.json claims.{cid}: unknown topic {topic!r}")
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
-                                     Intent(topic) if topic else None)
+                                     Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")))
+        self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
         self.never = _refs("never_lead", data.get("never_lead", []))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
@@ -125,6 +138,16 @@ class Leads:
             if (f"{intent.value}:{anchor}", act) in self.leads:
                 return self.leads[(f"{intent.value}:{anchor}", act)]
         return () if focus else self.leads.get((intent.value, act), ())
+
+    def cued_claim(self, question: str) -> str | None:
+        """The misconception a yes/no question states in so many words ("…就是走个流程吧", "…copying the
+        model onto the robot, right?"): its claim, whatever the neighbours vote (blind 10 b10-061 read `how`
+        and led with an RL sentence). None unless the question has the yes/no shape and exactly one claim's
+        cue matches."""
+        if self.yes_no is None or not self.yes_no.search(question):
+            return None
+        hits = [cid for cid, c in self.claims.items() if c.cue is not None and c.cue.search(question)]
+        return hits[0] if len(hits) == 1 else None
 
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()

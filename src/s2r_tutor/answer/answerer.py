@@ -62,6 +62,11 @@ class Plan:
     asked: str = ""  # the question's own words (focus.question of a follow-up carries the earlier topic too)
 
 
+def _subheadings(text: str) -> set[str]:
+    """A section's bold sub-headings on lines of their own ("**强化学习**"): names, not statements."""
+    return {m.group(1).strip() for m in re.finditer(r"^\s*\*\*([^*\n]+)\*\*\s*$", text, re.M)}
+
+
 class Answerer:
     def __init__(self, tutor, llm: LLM | None = None):
         self.tutor = tutor
@@ -335,8 +340,14 @@ class Answerer:
     def _scores(self, plan: Plan):
         return lambda question, sents: self._sentence_scores(question, sents, plan.qv, plan.lang)
 
-    def _closest(self, plan: Plan, ledger: Ledger, lang: str, chunks: list, n: int) -> str:
-        extra = build_generic(ledger, chunks, plan.focus.question, lang, scorer=self._scores(plan), max_sentences=n)
+    def _closest(self, plan: Plan, ledger: Ledger, lang: str, chunks: list, n: int, alone: bool = False) -> str:
+        """`alone`: the sentences stand without the answer's own material (a not-in-card answer's "what the
+        card does say"): a list item that names no subject ("可以在仿真或真实环境中训练" under 强化学习) is
+        left out; it read as padding after "the card gives no GPU hours" (blind 10 b10en-032, b10en-033)."""
+        skip = frozenset(x for c in chunks if c.doc_id == self.card.doc_id
+                         for x in self.card.dependent_items(c.anchor) | _subheadings(c.text)) if alone else frozenset()
+        extra = build_generic(ledger, chunks, plan.focus.question, lang, scorer=self._scores(plan), max_sentences=n,
+                              skip=skip)
         return extra["points"]
 
     def _measure(self, lang: str):
@@ -470,7 +481,7 @@ class Answerer:
             ledger.frame(_MISSING_TEXT[lang].format(what=plan.missing.names[lang]))
             ledger.frame(_MISSING_THEN[lang])
             points = self._closest(plan, ledger, lang, [self.tutor.chunks[r.idx] for r in plan.ranked],
-                                   max(2, a.closest_sentences))
+                                   max(2, a.closest_sentences), alone=True)
             markdown = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{_MISSING_THEN[lang]}\n\n{points}"
         elif generic:
             template = self.templates.get("generic", lang)

@@ -23,7 +23,7 @@ from .followups import context_for, continues, excepts, focus_for, is_short, ord
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
-from .labels import label
+from .labels import LABELS, label
 from .leads import Leads, Missing
 from .lexicon import CORE_TERMS, fold
 from .llm import LLM, get_llm
@@ -408,15 +408,26 @@ class Answerer:
         (data/leads.json 'purposes'), else its best-scoring sentence. An example line said nothing of the
         difference (blind 10 b10-045/046/049/051: two "示例" lines side by side)."""
         purpose = self.leads.purposes.get(c.anchor)
+        # a side that is a concept, not a method, is named as the concept ("Sim2Real", not "一句话总结")
+        side = LABELS[writer.lang].get(f"side-{c.anchor}") or self.card.heading(c.anchor)
         if purpose:
             anchor = purpose[0][0]
-            return writer.bullet(anchor, *[p for a, p in purpose if a == anchor], label=self.card.heading(c.anchor))
+            return writer.bullet(anchor, *[p for a, p in purpose if a == anchor], label=side)
         return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
             self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
 
     def _sides(self, plan: Plan) -> list[str]:
         """The two sections a comparison names, in the order it names them ([] when not a comparison)."""
-        if len(plan.focus.anchors) != 2 or not (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)):
+        if not (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)):
+            return []
+        if len(plan.focus.anchors) < 2:
+            # "机器人仿真和 Sim2Real 怎么区分": concepts that are no focus part, named by leads.json compare_terms
+            named = self.leads.compared(fold(plan.asked))
+            anchors = [a for _, a in named if a not in plan.focus.anchors]
+            if len(plan.focus.anchors) + len(anchors) == 2:
+                return list(dict.fromkeys(plan.focus.order + anchors)) if plan.focus.anchors else anchors
+            return []
+        if len(plan.focus.anchors) != 2:
             return []
         order = [a for a in plan.focus.order if a in plan.focus.anchors]
         return order if len(order) == 2 else sorted(plan.focus.anchors)

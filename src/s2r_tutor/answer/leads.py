@@ -75,6 +75,10 @@ class Leads:
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
                                      Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")))
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
+        terms = data.get("compare_terms", {})
+        if not isinstance(terms, dict):
+            raise AnswerDataError("data/leads.json compare_terms: expected {section anchor: pattern}")
+        self.compare_terms = {a: _pattern(f"compare_terms.{a}", t) for a, t in terms.items()}
         self.never = _refs("never_lead", data.get("never_lead", []))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
@@ -122,7 +126,7 @@ class Leads:
         a corpus without 04-08 never reaches these leads)."""
         if not self.card.chunk("summary"):
             return
-        for side in self.purposes:
+        for side in list(self.purposes) + list(self.compare_terms):
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
         for where, refs in self.all_refs():
@@ -138,6 +142,16 @@ class Leads:
             if (f"{intent.value}:{anchor}", act) in self.leads:
                 return self.leads[(f"{intent.value}:{anchor}", act)]
         return () if focus else self.leads.get((intent.value, act), ())
+
+    def compared(self, question: str) -> list[tuple[int, str]]:
+        """(position, anchor) of each concept a comparison names by a compare term (the card's own concept,
+        robot simulation): sides that are no method or focus part ("机器人仿真和 Sim2Real 怎么区分")."""
+        out = []
+        for anchor, pat in self.compare_terms.items():
+            m = pat.search(question)
+            if m is not None:
+                out.append((m.start(), anchor))
+        return sorted(out)
 
     def cued_claim(self, question: str) -> str | None:
         """The misconception a yes/no question states in so many words ("…就是走个流程吧", "…copying the

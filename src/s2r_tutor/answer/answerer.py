@@ -208,6 +208,10 @@ class Answerer:
             if len(both.anchors) == 2 and focus.anchors <= both.anchors:
                 focus.anchors, focus.order = both.anchors, both.order
         cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
+        if cued is not None and reading.claim not in (None, cued):
+            # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
+            # 跳过真机 is a direct-deploy cue): the cue only names a claim the neighbours left unread
+            cued = None
         if cued is not None:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
             act = focus.act = "verdict"

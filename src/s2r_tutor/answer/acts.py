@@ -55,6 +55,7 @@ class Reading:
     claim: str | None = None  # the claim of the closest verdict neighbour, if close enough
     best_cosine: float = 0.0
     votes: dict[str, float] = field(default_factory=dict)  # the neighbours' act vote alone (no cue weight), sums to 1
+    claim_cued: bool = False  # the claim was named by its own cue in a yes/no question (data/leads.json), not by neighbours
 
 
 def _data_path(name: str):

@@ -23,7 +23,7 @@ from .followups import context_for, continues, excepts, focus_for, is_short, ord
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
-from .labels import label
+from .labels import LABELS, label
 from .leads import Leads, Missing
 from .lexicon import CORE_TERMS, fold
 from .llm import LLM, get_llm
@@ -60,6 +60,11 @@ class Plan:
     specific: bool = False  # a topic phrase rule other than 'what is' fired: the question names a card topic
     lang: str = "zh"  # the reader's language: an English question is scored against the card's aligned English
     asked: str = ""  # the question's own words (focus.question of a follow-up carries the earlier topic too)
+
+
+def _subheadings(text: str) -> set[str]:
+    """A section's bold sub-headings on lines of their own ("**强化学习**"): names, not statements."""
+    return {m.group(1).strip() for m in re.finditer(r"^\s*\*\*([^*\n]+)\*\*\s*$", text, re.M)}
 
 
 class Answerer:
@@ -202,6 +207,15 @@ class Answerer:
             both = focus_for(f"{topic} {question}", intent)
             if len(both.anchors) == 2 and focus.anchors <= both.anchors:
                 focus.anchors, focus.order = both.anchors, both.order
+        cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
+        if cued is not None and reading.claim not in (None, cued):
+            # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
+            # 跳过真机 is a direct-deploy cue): the cue only names a claim the neighbours left unread
+            cued = None
+        if cued is not None:
+            # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
+            act = focus.act = "verdict"
+            reading.claim, reading.claim_cued = cued, True
         focus.claim = reading.claim if act in ("verdict", "customer_reply") else None
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             focus.factors = self.stories.match(qv, focus.question)
@@ -330,8 +344,14 @@ class Answerer:
     def _scores(self, plan: Plan):
         return lambda question, sents: self._sentence_scores(question, sents, plan.qv, plan.lang)
 
-    def _closest(self, plan: Plan, ledger: Ledger, lang: str, chunks: list, n: int) -> str:
-        extra = build_generic(ledger, chunks, plan.focus.question, lang, scorer=self._scores(plan), max_sentences=n)
+    def _closest(self, plan: Plan, ledger: Ledger, lang: str, chunks: list, n: int, alone: bool = False) -> str:
+        """`alone`: the sentences stand without the answer's own material (a not-in-card answer's "what the
+        card does say"): a list item that names no subject ("可以在仿真或真实环境中训练" under 强化学习) is
+        left out; it read as padding after "the card gives no GPU hours" (blind 10 b10en-032, b10en-033)."""
+        skip = frozenset(x for c in chunks if c.doc_id == self.card.doc_id
+                         for x in self.card.dependent_items(c.anchor) | _subheadings(c.text)) if alone else frozenset()
+        extra = build_generic(ledger, chunks, plan.focus.question, lang, scorer=self._scores(plan), max_sentences=n,
+                              skip=skip)
         return extra["points"]
 
     def _measure(self, lang: str):
@@ -387,9 +407,31 @@ class Answerer:
         return both or pick_lead(cands, cos, a.lead_rank_prior, a.lead_table_prior if table else 0.0,
                                  0.0 if plan.act == "simpler" else a.lead_pair_margin)
 
+    def _side_line(self, writer: Writer, c: Candidate) -> str:
+        """One side of a comparison, labelled with its section's heading: what the side does or aims at
+        (data/leads.json 'purposes'), else its best-scoring sentence. An example line said nothing of the
+        difference (blind 10 b10-045/046/049/051: two "示例" lines side by side)."""
+        purpose = self.leads.purposes.get(c.anchor)
+        # a side that is a concept, not a method, is named as the concept ("Sim2Real", not "一句话总结")
+        side = LABELS[writer.lang].get(f"side-{c.anchor}") or self.card.heading(c.anchor)
+        if purpose:
+            anchor = purpose[0][0]
+            return writer.bullet(anchor, *[p for a, p in purpose if a == anchor], label=side)
+        return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
+            self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
+
     def _sides(self, plan: Plan) -> list[str]:
         """The two sections a comparison names, in the order it names them ([] when not a comparison)."""
-        if len(plan.focus.anchors) != 2 or not (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)):
+        if not (plan.act == "compare" or "compare" in self.acts.cue_acts(plan.focus.question)):
+            return []
+        if len(plan.focus.anchors) < 2:
+            # "机器人仿真和 Sim2Real 怎么区分": concepts that are no focus part, named by leads.json compare_terms
+            named = self.leads.compared(fold(plan.asked))
+            anchors = [a for _, a in named if a not in plan.focus.anchors]
+            if len(plan.focus.anchors) + len(anchors) == 2:
+                return list(dict.fromkeys(plan.focus.order + anchors)) if plan.focus.anchors else anchors
+            return []
+        if len(plan.focus.anchors) != 2:
             return []
         order = [a for a in plan.focus.order if a in plan.focus.anchors]
         return order if len(order) == 2 else sorted(plan.focus.anchors)
@@ -407,7 +449,8 @@ class Answerer:
         def fits(refs, margin: float) -> bool:
             sents = [s for a, p in refs for s in self.card.sents(a) if p in s]
             return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv, plan.lang)) >= best - margin
-        return ((claim if claim is not None and fits(claim.lead, a.claim_fixed_margin) else None),
+        cued = plan.reading is not None and plan.reading.claim_cued  # its own words named it: no fit check
+        return ((claim if claim is not None and (cued or fits(claim.lead, a.claim_fixed_margin)) else None),
                 (tabled if tabled and fits(tabled, a.lead_fixed_margin) else ()))
 
     def _relevance(self, plan: Plan, ledger: Ledger, lead: str):
@@ -453,7 +496,7 @@ class Answerer:
             ledger.frame(_MISSING_TEXT[lang].format(what=plan.missing.names[lang]))
             ledger.frame(_MISSING_THEN[lang])
             points = self._closest(plan, ledger, lang, [self.tutor.chunks[r.idx] for r in plan.ranked],
-                                   max(2, a.closest_sentences))
+                                   max(2, a.closest_sentences), alone=True)
             markdown = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{_MISSING_THEN[lang]}\n\n{points}"
         elif generic:
             template = self.templates.get("generic", lang)
@@ -507,9 +550,7 @@ class Answerer:
                 if sides and [c.anchor for c in picked] == sides:
                     # a comparison opens with one line per side, each labelled with its section's heading
                     # (the English pass renders the heading), in the order the question names them
-                    lead = "\n".join(writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
-                        self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
-                        for c in picked)
+                    lead = "\n".join(self._side_line(writer, c) for c in picked)
                 elif picked:
                     lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
                                                                 self.leads.openers))

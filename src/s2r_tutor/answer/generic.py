@@ -62,13 +62,16 @@ def lexical_scores(question: str, sents: list[str]) -> list[float]:
 
 
 def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lang: str,
-                  scorer: Scorer | None = None, max_sentences: int = MAX_SENTENCES) -> dict[str, str]:
+                  scorer: Scorer | None = None, max_sentences: int = MAX_SENTENCES,
+                  skip: frozenset[str] = frozenset()) -> dict[str, str]:
     """Template variables for prompts/generic.<lang>.md: `title` (framing) and `points` (cited).
     `scorer(question, sentences)` rates each sentence (the answerer passes the embedder's cosine,
-    which reads an English question against a Chinese card); lexical overlap when None."""
+    which reads an English question against a Chinese card); lexical overlap when None. `skip`: sentences
+    that never stand alone here (list items that name no subject of their own)."""
     sections = pick_sections(ranked_chunks)
     pool = [(i, k, s) for i, chunk in enumerate(sections)
-            for k, s in enumerate(x for x in sentences(chunk.text) if x in chunk.text and len(_WORD.findall(x)) >= 2)]
+            for k, s in enumerate(x for x in sentences(chunk.text)
+                                  if x in chunk.text and len(_WORD.findall(x)) >= 2 and x not in skip)]
     if not pool:
         return {"title": "", "points": ""}
     texts = [s for _, _, s in pool]

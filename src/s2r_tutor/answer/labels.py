@@ -16,6 +16,7 @@ LABELS: dict[str, dict[str, str]] = {
         "closest": "和你的问题最贴近的一节",
         "sc-patterns": "像卡片里的哪个场景", "sc-factors": "可能的差距因素", "sc-checks": "下一步检查什么",
         "sc-why": "为什么会这样",
+        "side-summary": "Sim2Real", "side-related-simulation": "机器人仿真",
     },
     "en": {
         "one-sentence": "In one sentence", "intro": "The card's lead", "check": "Reality as the test",
@@ -28,6 +29,7 @@ LABELS: dict[str, dict[str, str]] = {
         "world-model": "World model", "body": "Robot body",
         "data": "Data", "validation": "Real-robot validation",
         "closest": "The section closest to your question",
+        "side-summary": "Sim2Real", "side-related-simulation": "Robot simulation",
         "sc-patterns": "Which card scenario it resembles", "sc-factors": "Likely gap factors",
         "sc-checks": "What to check next", "sc-why": "Why this happens",
         # English names for the card's headings (the Chinese heading follows in the answer)

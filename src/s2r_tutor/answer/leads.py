@@ -22,6 +22,7 @@ class Claim:
     lead: tuple[Ref, ...]
     verdict: dict[str, str] | None  # short framing line per language ("不是。"), shown with the card sentence that says why
     topic: Intent | None = None  # the material that supports the verdict, when not the question's own topic
+    cue: re.Pattern[str] | None = None  # words that name this claim in a yes/no question, whatever the neighbours vote
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,17 @@ def _refs(where: str, raw) -> tuple[Ref, ...]:
                                             for r in raw):
         raise AnswerDataError(f"data/leads.json {where}: expected a list of [anchor, phrase] pairs")
     return tuple((a, p) for a, p in raw)
+
+
+def _pattern(where: str, raw) -> re.Pattern[str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not raw.strip():
+        raise AnswerDataError(f"data/leads.json {where}: expected a non-empty pattern")
+    try:
+        return re.compile(raw, re.I)
+    except re.error as exc:
+        raise AnswerDataError(f"data/leads.json {where}: bad pattern ({exc})") from exc
 
 
 class Leads:
@@ -61,8 +73,19 @@ class Leads:
             if topic is not None and topic not in intents:
                 raise AnswerDataError(f"data/leads.json claims.{cid}: unknown topic {topic!r}")
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
-                                     Intent(topic) if topic else None)
+                                     Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")))
+        self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
+        terms = data.get("compare_terms", {})
+        if not isinstance(terms, dict):
+            raise AnswerDataError("data/leads.json compare_terms: expected {section anchor: pattern}")
+        self.compare_terms = {a: _pattern(f"compare_terms.{a}", t) for a, t in terms.items()}
         self.never = _refs("never_lead", data.get("never_lead", []))
+        # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
+        # said how the methods differ); a side without an entry leads with its best-scoring sentence
+        purposes = data.get("purposes", {})
+        if not isinstance(purposes, dict):
+            raise AnswerDataError("data/leads.json purposes: expected {section anchor: [[anchor, phrase], ...]}")
+        self.purposes = {side: _refs(f"purposes.{side}", refs) for side, refs in purposes.items()}
         openers = data.get("dependent_openers", [])
         if not isinstance(openers, list) or not all(isinstance(o, str) and o.strip() for o in openers):
             raise AnswerDataError("data/leads.json dependent_openers: expected a list of non-empty strings")
@@ -95,12 +118,17 @@ class Leads:
         for cid, claim in self.claims.items():
             yield f"claims.{cid}", claim.lead
         yield "never_lead", self.never
+        for side, refs in self.purposes.items():
+            yield f"purposes.{side}", refs
 
     def check(self) -> None:
         """Every referenced sentence must be on the loaded card (skipped when the card is absent:
         a corpus without 04-08 never reaches these leads)."""
         if not self.card.chunk("summary"):
             return
+        for side in list(self.purposes) + list(self.compare_terms):
+            if self.card.chunk(side) is None:
+                raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
         for where, refs in self.all_refs():
             for anchor, phrase in refs:
                 if not any(phrase in s for s in self.card.sents(anchor)):
@@ -114,6 +142,26 @@ class Leads:
             if (f"{intent.value}:{anchor}", act) in self.leads:
                 return self.leads[(f"{intent.value}:{anchor}", act)]
         return () if focus else self.leads.get((intent.value, act), ())
+
+    def compared(self, question: str) -> list[tuple[int, str]]:
+        """(position, anchor) of each concept a comparison names by a compare term (the card's own concept,
+        robot simulation): sides that are no method or focus part ("机器人仿真和 Sim2Real 怎么区分")."""
+        out = []
+        for anchor, pat in self.compare_terms.items():
+            m = pat.search(question)
+            if m is not None:
+                out.append((m.start(), anchor))
+        return sorted(out)
+
+    def cued_claim(self, question: str) -> str | None:
+        """The misconception a yes/no question states in so many words ("…就是走个流程吧", "…copying the
+        model onto the robot, right?"): its claim, whatever the neighbours vote (blind 10 b10-061 read `how`
+        and led with an RL sentence). None unless the question has the yes/no shape and exactly one claim's
+        cue matches."""
+        if self.yes_no is None or not self.yes_no.search(question):
+            return None
+        hits = [cid for cid, c in self.claims.items() if c.cue is not None and c.cue.search(question)]
+        return hits[0] if len(hits) == 1 else None
 
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()

@@ -137,6 +137,10 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)
                   and not (bare_lead and core(u.text) == said)
                   and (not lead_first or core(u.text).startswith(core(lead_sents[0])))), None)
+    if whole is not None and lead_first and re.match(r"\*\*[^*\n]+\*\*(?!\s*[：:])", lead):
+        # a claim's verdict line ("**不是。**") stays: the body line only loses the sentence the lead says
+        # (blind 10 b10-054: the labelled "**核心**：…核心不是…" line took the lead's place, "不是" went with it)
+        whole = None
     if whole is not None:
         # a body line says the lead and more (the section's head, items and tail): it leads instead
         lead = re.sub(r"^[-*]\s+", "", us[whole].text)

@@ -22,7 +22,9 @@ MAX_SHARE = 0.25
 
 
 def english_cases():
-    files = [EVAL / "cases.jsonl", *sorted(EVAL.glob("holdout*.jsonl"))]
+    """Every English case we hold: the eval sets and the spent blind sets kept in docs/."""
+    files = [EVAL / "cases.jsonl", *sorted(EVAL.glob("holdout*.jsonl")),
+             *sorted((PROJECT_ROOT / "docs").glob("blind*/holdout*_en.jsonl"))]
     return [c for f in files for c in load_cases(f) if c.language == "en"]
 
 
@@ -32,16 +34,21 @@ def test_chinese_share_counts_characters_of_the_prose():
     assert chinese_share("") == 0.0
 
 
-def test_every_english_answer_is_english(tutor):
+def test_every_english_answer_is_english_and_within_the_cap(tutor):
     cases = english_cases()
-    assert len(cases) >= 150
-    shares = {}
+    assert len(cases) >= 250
+    cap = tutor.settings.answer.max_chars
+    shares, over = {}, {}
     for case in cases:
         answer = tutor.ask(case.question, case.history)
         if answer.refused:
             continue
         assert answer.language == "en"
         shares[case.id] = chinese_share(answer.answer)
+        shown = len(re.sub(r"\[\d+\]", "", answer.answer))  # as the evaluation counts it
+        if shown > cap:
+            over[case.id] = shown
+    assert not over, f"English answers over {cap} characters: {over}"
     worst = max(shares, key=shares.get)
     assert shares[worst] <= MAX_SHARE, (worst, shares[worst])
     assert sum(shares.values()) / len(shares) <= 0.05

@@ -649,13 +649,21 @@ class Answerer:
         if not citations:  # nothing survived verification: fail closed
             return Draft(self.refusal(asked, lang, plan))
         result = self._result(asked, lang, plan, text, citations, question, history)
-        shown = self._shown_len(result.answer)
-        if shown > self.settings.answer.max_chars:
+        cap, shrink = self.settings.answer.max_chars, 1.0
+        for _ in range(3):
             # measured in the language shown (English runs longer than the budget's estimate): fewer
-            # supporting lines, never a cut sentence
-            again = self.compose(plan, lang, shrink=self.settings.answer.max_chars / shown * 0.9)
-            if again[1]:
-                result = self._result(asked, lang, plan, *again, question, history)
+            # supporting lines, never a cut sentence; a line kept over the budget (a scenario, the point)
+            # can leave the first recompose still over, so shrink again, at most three times
+            shown = self._shown_len(result.answer)
+            if shown <= cap:
+                break
+            shrink *= cap / shown * 0.9
+            again = self.compose(plan, lang, shrink=shrink)
+            if not again[1]:
+                break
+            shorter = self._result(asked, lang, plan, *again, question, history)
+            if self._shown_len(shorter.answer) < shown:
+                result = shorter
         if self.llm is None:
             return Draft(result)
         return Draft(result, prepare_llm(self.templates.llm, self.tutor.chunks, result, plan.ranked, lang))

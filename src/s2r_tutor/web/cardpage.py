@@ -29,9 +29,9 @@ from fastapi.responses import HTMLResponse
 from markdown_it.token import Token
 
 from ..models import Chunk
-from ..retrieval.alignment import english_markdown, sentence_ids_of_span
+from ..retrieval.alignment import sentence_ids_of_span
 from ..settings import Settings
-from .render import answer_markdown, section_title
+from .render import section_markdown, section_title
 
 MAX_QUOTE_CHARS = 1000  # a citation's quote is a sentence or two; anything longer is not one of ours
 HIGHLIGHT_ID = "s2r-hl"
@@ -58,7 +58,7 @@ def _markdown():
 
 def _section_tokens(parts: list[Chunk]):
     md = _markdown()
-    return md.parse("\n\n".join(answer_markdown(p.text) for p in parts) or "—")
+    return md.parse(section_markdown(parts) or "—")
 
 
 def _highlight(tokens, quote: str, scroll_target: bool = True) -> bool:
@@ -100,10 +100,8 @@ def _highlight(tokens, quote: str, scroll_target: bool = True) -> bool:
 
 def _english_tokens(group: list[Chunk]):
     """The section in its aligned English (same lists and tables), or None when a part has none."""
-    texts = [english_markdown(c) for c in group]
-    if not all(texts):
-        return None
-    return _markdown().parse("\n\n".join(answer_markdown(t) for t in texts if t))
+    text = section_markdown(group, english=True)
+    return None if text is None else _markdown().parse(text)
 
 
 def _highlight_english(tokens, group: list[Chunk], quote: str) -> bool:

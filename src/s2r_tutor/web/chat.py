@@ -16,11 +16,10 @@ import gradio as gr
 
 from ..errors import TutorError, public_message
 from ..models import Answer, Chunk
-from ..retrieval.alignment import english_markdown
 from .feedback import CHANGED, LIMITED, UNCHANGED, Feedback, FeedbackLog, Votes
 from .identity import Readers
-from .render import (answer_markdown, escape_html, literal_text, section_title, sources_markdown, sources_title,
-                     user_text)
+from .render import (answer_markdown, escape_html, literal_text, section_markdown, section_title, sources_markdown,
+                     sources_title, user_text)
 from .runtime import Runtime
 
 log = logging.getLogger("s2r_tutor.web")
@@ -275,12 +274,12 @@ def card_tab(chunks: list[Chunk]) -> tuple[list[gr.Markdown], list[list[str]]]:
     outputs = [gr.Markdown(visible=False, elem_id="s2r-card-notes-status")]
     ids: list[list[str]] = []
     for i, (section, parts) in enumerate(sections.items()):
-        body = "\n\n".join(answer_markdown(p.text) for p in parts) or "—"
-        english = [english_markdown(p) for p in parts]
-        if all(english):  # the card's aligned English rendering, folded (#17): for English readers and decks
+        body = section_markdown(parts) or "—"
+        english = section_markdown(parts, english=True)
+        if english:  # the card's aligned English rendering, folded (#17): for English readers and decks
             title_en = section_title(parts[0].section_en) if parts[0].section_en else "English"
             body += (f"\n\n<details class=\"s2r-card-en\" lang=\"en\"><summary>English · {escape_html(title_en)}"
-                     "</summary>\n\n" + "\n\n".join(answer_markdown(e) for e in english if e) + "\n\n</details>")
+                     f"</summary>\n\n{english}\n\n</details>")
         with gr.Accordion(section_title(section), open=i < 2):
             gr.Markdown(f"{body}\n\n<small>{escape_html(parts[0].source)} · {escape_html(parts[0].chunk_id)}</small>")
             outputs.append(gr.Markdown(visible=False, elem_classes=["s2r-card-notes"]))

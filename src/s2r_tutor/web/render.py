@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable
 
 from ..i18n import ui
-from ..models import Citation
+from ..models import Chunk, Citation
+from ..retrieval.alignment import english_markdown
 
 _MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
@@ -82,6 +83,15 @@ def answer_markdown(text: str, link_hosts: Iterable[str] = ()) -> str:
 
 def _escape_md_html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
+def section_markdown(parts: list[Chunk], english: bool = False) -> str | None:
+    """One card section (its chunks, in order) as safe Markdown for the Card tab and the card page; with
+    `english`, its aligned English rendering, or None when a part has none."""
+    texts = [english_markdown(p) if english else p.text for p in parts]
+    if english and not all(texts):
+        return None
+    return "\n\n".join(answer_markdown(t) for t in texts if t)
 
 
 def section_title(section: str) -> str:

@@ -108,6 +108,7 @@ class Runtime:
         the job, or takes longer than `worker_timeout_s` (stopped, swapping, stuck in C), fails this
         call with a `WorkerError` (a 503, a message in the chat) and the workers are replaced, so one
         stall cannot hold every later ask."""
+        timeout_s = timeout_s or self.settings.worker_timeout_s
         async with self.limiter:
             for attempt in (1, 2):
                 pool = self._processes()
@@ -118,7 +119,6 @@ class Runtime:
                     if attempt == 2:
                         raise WorkerError("the answer workers could not be started") from None
                     continue
-                timeout_s = timeout_s or self.settings.worker_timeout_s
                 try:
                     result = await asyncio.wait_for(asyncio.wrap_future(future), timeout_s)
                     self._failing = False

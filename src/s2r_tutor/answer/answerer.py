@@ -19,7 +19,7 @@ from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
-from .followups import context_for, continues, excepts, focus_for, is_short, ordinal
+from .followups import context_for, continues, excepts, focus_for, follow_up_of, is_short, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -117,7 +117,7 @@ class Answerer:
             # fix for that story (the method the card ties to the story's factor), not the methods overview
             specific = False
             if not ctx.is_followup:
-                ctx = type(ctx)(history[users[-1]].content, True, history[:users[-1]])
+                ctx = follow_up_of(history, users[-1])
                 short_act = self._own_followup_act(question) or "how"
         short = short and not specific
         if not ctx.is_followup and short:
@@ -130,7 +130,7 @@ class Answerer:
             else:
                 short_act = self._own_followup_act(question)
             if short_act is not None:
-                ctx = type(ctx)(history[users[-1]].content, True, history[:users[-1]])
+                ctx = follow_up_of(history, users[-1])
         prev_intent, topic = None, None
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)

@@ -119,6 +119,11 @@ def context_for(question: str, history: list[Turn]) -> Context:
     is_followup = idx is not None and bool(r.cue.search(q)) and len(q) <= 40
     if not is_followup:
         return Context(None, False, [])
+    return follow_up_of(history, idx)
+
+
+def follow_up_of(history: list[Turn], idx: int) -> Context:
+    """The turn read as a follow-up of the user turn `history[idx]`."""
     return Context(history[idx].content, True, history[:idx])
 
 

@@ -155,3 +155,46 @@ def test_health_reports_failing_workers_until_fresh_ones_answer(settings, tutor)
     finally:
         rt.close()
     assert healthy and failing is False and recovered is True and failures == 2
+
+
+@pytest.mark.reliability("R169")
+def test_health_probe_does_not_wait_for_a_slot_held_by_stalled_asks(settings, tutor):
+    """R169: after a worker failure, every CPU slot held (asks waiting on stalled workers): the health
+    probe gives up on a slot after `health_probe_s` and reports degraded. Before, it queued for a slot
+    with no bound, so /healthz itself hung and a proxy's check timed out instead of reading a 503."""
+    import time
+
+    from s2r_tutor.web.runtime import _worker_search
+
+    rt = Runtime(settings.model_copy(update={"web_processes": 1, "web_concurrency": 1, "question_log": False,
+                                             "health_probe_s": 0.5}), tutor)
+
+    async def scenario() -> tuple[bool | None, float, bool]:
+        assert await rt.workers_ok()  # nothing has failed: no probe at all
+        rt._failing = True  # as after a stalled worker was replaced
+        taken, done = anyio.Event(), anyio.Event()
+
+        async def stalled_ask() -> None:  # holds the one slot, as an ask waiting on a stalled worker does
+            async with rt.limiter:
+                taken.set()
+                await done.wait()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(stalled_ask)
+            await taken.wait()
+            started = time.perf_counter()
+            held = None  # stays None if the probe still waits at 10 s (the slot is freed only after it)
+            with anyio.move_on_after(10):
+                held = await rt.workers_ok()
+            waited = time.perf_counter() - started
+            done.set()
+        freed = await rt.workers_ok()  # a slot is free now: the probe job runs and is answered
+        return held, waited, freed
+
+    try:
+        rt._processes().submit(_worker_search, "Sim2Real", 1).result(timeout=120)  # workers loaded first
+        held, waited, freed = anyio.run(scenario)
+    finally:
+        rt.close()
+    assert held is False and waited < 5 and freed is True
+    assert rt.worker_failures == 0  # a busy replica is not a broken one: no workers were replaced

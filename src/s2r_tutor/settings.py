@@ -226,7 +226,8 @@ class Settings(BaseSettings):
         "it the workers are replaced and the caller gets a 503, so a stalled worker cannot hold every ask")
     health_probe_s: float = Field(
         3.0, gt=0, le=60, description="after a worker failure, /healthz sends one small job to the fresh workers "
-        "and waits this long for it: 200 when it is answered, else 503 (a proxy's health check times out in seconds)")
+        "and waits this long for a free slot, then as long again for its answer: 200 when it is answered, else 503 (a "
+        "proxy's health check times out in seconds)")
     queue_max_size: int = Field(
         64, gt=0, description="chat events that may wait in the Gradio queue; beyond it a user is told the queue is full"
     )

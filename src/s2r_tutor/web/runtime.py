@@ -102,14 +102,21 @@ class Runtime:
                 self._pool.submit(_worker_search, "Sim2Real", 1)
         return self._pool
 
-    async def _in_process(self, fn: Callable[..., T], *args, timeout_s: float | None = None) -> T:
+    async def _in_process(self, fn: Callable[..., T], *args, timeout_s: float | None = None,
+                          slot_wait_s: float | None = None) -> T:
         """`fn(*args)` in a worker process, holding a CPU slot like `call`. A pool found broken when the
         job is handed over never ran it: the job goes to a fresh pool once. A worker that dies during
         the job, or takes longer than `worker_timeout_s` (stopped, swapping, stuck in C), fails this
         call with a `WorkerError` (a 503, a message in the chat) and the workers are replaced, so one
-        stall cannot hold every later ask."""
+        stall cannot hold every later ask. `slot_wait_s`: how long to wait for a free slot (None: as
+        long as it takes, like every ask); past it, a `WorkerError` without touching the workers."""
         timeout_s = timeout_s or self.settings.worker_timeout_s
-        async with self.limiter:
+        try:
+            with anyio.fail_after(slot_wait_s):
+                await self.limiter.acquire()
+        except TimeoutError:
+            raise WorkerError(f"no answer slot was free within {slot_wait_s:g} s") from None
+        try:
             for attempt in (1, 2):
                 pool = self._processes()
                 try:
@@ -129,6 +136,8 @@ class Runtime:
                 except asyncio.TimeoutError:
                     self._replace(pool, f"an answer worker took over {timeout_s:g} s", kill=True)
                     raise WorkerError(f"an answer worker took over {timeout_s:g} s") from None
+        finally:
+            self.limiter.release()
         raise AssertionError("unreachable")
 
     def _replace(self, pool: ProcessPoolExecutor, why: str, kill: bool = False) -> None:
@@ -146,8 +155,10 @@ class Runtime:
     async def workers_ok(self) -> bool:
         """Whether asks can be answered now, for /healthz. Threads: always. Worker processes: unless the
         last worker call failed and none has succeeded since; then one small probe job decides (one at a
-        time, `health_probe_s` at most), so a proxy takes a replica whose workers stall out of rotation
-        and puts it back once fresh workers answer (before: /healthz said ok while every ask waited)."""
+        time, `health_probe_s` at most for a free slot and as much again for the answer), so a proxy
+        takes a replica whose workers stall out of rotation and puts it back once fresh workers answer
+        (before: /healthz said ok while every ask waited). The slot wait is bounded too: with every slot
+        held by asks waiting on stalled workers, an unbounded probe hung the health check itself."""
         if not self.settings.web_processes or not self._failing:
             return True
         if self._probing is None:
@@ -156,7 +167,8 @@ class Runtime:
             return False
         async with self._probing:
             try:
-                await self._in_process(_worker_search, "Sim2Real", 1, timeout_s=self.settings.health_probe_s)
+                await self._in_process(_worker_search, "Sim2Real", 1, timeout_s=self.settings.health_probe_s,
+                                       slot_wait_s=self.settings.health_probe_s)
             except WorkerError:
                 return False
         return True

@@ -87,9 +87,9 @@ def test_uncovered_cause_is_said_plainly(tutor):
 
 
 def test_story_followup_customer_reply_is_not_the_diagnosis_again(tutor):
-    history = [Turn(role="user", content="客户的机器狗驮上测绘设备以后走路一摇一摆，这是什么原因"),
+    history = [Turn(role="user", content="客户的机器狗背上测绘设备以后走路不稳，这是什么原因"),
                Turn(role="assistant", content="这是仿真—现实差距，主要差在本体参数 / 负载变化。")]
-    text = _shown(tutor.ask("客户又问：你们仿真的时候怎么没想到这个？我该怎么答", history=history))
+    text = _shown(tutor.ask("客户又问：那你们仿真的时候怎么没想到？我该怎么答", history=history))
     assert text.startswith("可以这样跟客户解释")
     assert "仿真永远只是现实世界的近似" in text
     assert "从描述看主要差在" not in text

@@ -292,7 +292,7 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     v = t.verdict(q, f.verdict)
     if v.shape is not None and act in ("verdict", "how"):
         return v.shape
-    if v.key in ("blame", "fix") and shape[0] != "verdict":
+    if v.key in ("blame", "fix", "hardware", "unchanged") and shape[0] != "verdict":
         # "是不是策略没训好" / "能搞定吗" asked inside a "how do I answer the customer": that yes/no first
         # (a fix verdict's methods follow in the act's own shape when it has a methods block)
         shape = ("verdict", *shape)

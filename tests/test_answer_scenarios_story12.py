@@ -101,3 +101,13 @@ def test_story_followup_why_gives_the_cards_reason(tutor):
     text = _shown(tutor.ask("为啥换个相机影响会这么大", history=history))
     assert text.startswith("卡片给的原因")
     assert "无法直接迁移" in text
+
+
+def test_unasked_yes_is_not_said(tutor):
+    # no yes/no in words: the cause first (which says it is the gap), never an unasked 是的
+    text = _shown(tutor.ask("仓库里同型号的五台AGV，只有一台转弯总是往外甩，程序完全一样，我该从什么角度想这个事"))
+    assert not text.startswith("是的")
+
+
+def test_can_it_be_saved_is_a_fix_question():
+    assert table().verdict("换了关节模组以后抖得厉害，这还能救吗").key == "fix"

@@ -288,8 +288,12 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     if f.followup and t.followup_shape(act) is not None:
         # a follow-up in a story conversation answers its own act, not the diagnosis again (blind 11 b11-056)
         return t.followup_shape(act)
-    shape = t.shape(act)
     v = t.verdict(q, f.verdict)
+    if act == "verdict" and v.key == t.verdicts[-1].key and not f.followup and t.asked_act(q) is None:
+        # the reader's neighbours said yes/no, but the story asks none in words ("这种要往哪个方向想"): an
+        # unasked 是的 is no answer (blind 11 b11-009); the cause, which says it is the gap, comes first
+        act = "why"
+    shape = t.shape(act)
     if v.shape is not None and act in ("verdict", "how"):
         return v.shape
     if v.key in ("blame", "fix", "hardware", "unchanged") and shape[0] != "verdict":

@@ -111,3 +111,17 @@ def test_unasked_yes_is_not_said(tutor):
 
 def test_can_it_be_saved_is_a_fix_question():
     assert table().verdict("换了关节模组以后抖得厉害，这还能救吗").key == "fix"
+
+
+@pytest.mark.parametrize("q,key", [
+    ("机械臂换了型号，他们说反正都是六轴，程序应该可以直接通用吧", "unchanged"),
+    ("客户建议我们只改改算法就行，这样能行吗", "blame"),
+])
+def test_misconception_yes_no_has_its_kind(q, key):
+    assert table().verdict(q).key == key
+
+
+def test_default_yes_only_answers_is_it_the_gap():
+    gap = table().verdicts[-1]
+    assert gap.asks is not None and gap.asks.search("这算不算仿真和现实的差距")
+    assert not gap.asks.search("客户说现场老摔，这样正常吗")

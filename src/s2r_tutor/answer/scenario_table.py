@@ -52,6 +52,7 @@ class Verdict:
     line: dict[str, str]
     cite: tuple[tuple[str, str], ...]
     shape: tuple[str, ...] | None = None  # the shape this verdict answers with (None: the act's)
+    asks: re.Pattern[str] | None = None  # the default only: a yes/no it answers must name these (the gap itself)
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,8 @@ def _verdicts(raw: object, shapes: dict) -> tuple[Verdict, ...]:
         cues = rd.compile_list(_TABLE, f"{entry}.cues", v["cues"]) if v.get("cues") else rd.NEVER
         cite = _evidence(f"{entry}.cite", v["cite"]) if v.get("cite") else ()
         shape = _shape(f"{entry}.shape", v["shape"]) if v.get("shape") is not None else None
-        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape))
+        asks = rd.compile_list(_TABLE, f"{entry}.asks", v["asks"]) if v.get("asks") else None
+        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape, asks))
     if out[-1].cues is not rd.NEVER or any(v.cues is rd.NEVER for v in out[:-1]):
         raise AnswerDataError(f"{rd.source(_TABLE)}: verdicts: only the last variant (the default) has no cues")
     return tuple(out)

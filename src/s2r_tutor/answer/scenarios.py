@@ -289,9 +289,11 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
         # a follow-up in a story conversation answers its own act, not the diagnosis again (blind 11 b11-056)
         return t.followup_shape(act)
     v = t.verdict(q, f.verdict)
-    if act == "verdict" and v.key == t.verdicts[-1].key and not f.followup and t.asked_act(q) is None:
-        # the reader's neighbours said yes/no, but the story asks none in words ("这种要往哪个方向想"): an
-        # unasked 是的 is no answer (blind 11 b11-009); the cause, which says it is the gap, comes first
+    if act == "verdict" and v.key == t.verdicts[-1].key and not f.followup and (
+            t.asked_act(q) is None or (v.asks is not None and not v.asks.search(q))):
+        # the reader's neighbours said yes/no, but the story asks none in words ("这种要往哪个方向想"), or one
+        # that is not "is this the gap": an unasked 是的 is no answer (blind 11 b11-009); the cause, which says
+        # it is the gap, comes first
         act = "why"
     shape = t.shape(act)
     if v.shape is not None and act in ("verdict", "how"):

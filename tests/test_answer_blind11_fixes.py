@@ -80,3 +80,19 @@ def test_a_bad_compare_condition_is_a_load_error(tutor):
     bad = {"compare_conditions": [{"cue": "x", "fits": ["no-such-section"], "verdict": {"zh": "{fit}", "en": "{fit}"}}]}
     with pytest.raises(AnswerDataError):
         Leads(card, json.dumps(bad))
+
+
+def test_skipping_hardware_tests_with_a_good_simulator_opens_with_no(tutor):
+    a = tutor.ask("If the simulator is really accurate, can we leave out testing on the physical robot?")
+    first = _first(a.answer)
+    assert first.lstrip("*").startswith("No"), first
+    assert "Reinforcement learning" not in first
+
+
+def test_one_step_of_the_procedure_never_leads(tutor):
+    leads = tutor._get_answerer().leads
+    card = tutor._get_answerer().card
+    from s2r_tutor.answer.select import lead_candidates
+    sents = [s for _, s, _, _ in lead_candidates(card, ["plain-language"], (), leads.never)]
+    assert not any("把策略部署到真实机器人并验证" in s or "建立虚拟机器人本体" in s for s in sents)
+    assert any(s.startswith("场景：") for s in sents)

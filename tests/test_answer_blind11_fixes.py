@@ -93,6 +93,9 @@ def test_one_step_of_the_procedure_never_leads(tutor):
     leads = tutor._get_answerer().leads
     card = tutor._get_answerer().card
     from s2r_tutor.answer.select import lead_candidates
-    sents = [s for _, s, _, _ in lead_candidates(card, ["plain-language"], (), leads.never)]
+    from s2r_tutor.models import Intent
+    sents = [s for _, s, _, _ in lead_candidates(card, ["plain-language"], (), leads.never_for(Intent.physical_system))]
     assert not any("把策略部署到真实机器人并验证" in s or "建立虚拟机器人本体" in s for s in sents)
     assert any(s.startswith("场景：") for s in sents)
+    loop = [s for _, s, _, _ in lead_candidates(card, ["plain-language"], (), leads.never_for(Intent.loop))]
+    assert any("把策略部署到真实机器人并验证" in s for s in loop)  # a loop answer's step list may lead

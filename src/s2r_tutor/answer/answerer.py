@@ -411,18 +411,18 @@ class Answerer:
             if len(anchors) == a.lead_sections:
                 break
         cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors)
-                                if table else (), self.leads.never)
+                                if table else (), self.leads.never_for(plan.intent))
         if plan.focus.anchors and (excepts(plan.focus.question) or ordinal(plan.focus.question) is not None
                                    or plan.previous_answer):
             # "除了省钱…", "the second one", a follow-up of a singled-out part: only that part may lead
             cands = [c for c in cands if c[0] in plan.focus.anchors or c[3]]
             cands += lead_candidates(self.card, [x for x in sorted(plan.focus.anchors) if x not in anchors], (),
-                                     self.leads.never)
+                                     self.leads.never_for(plan.intent))
         # a part named in passing ("为了省钱换了电机", "replace safety validation") does not steer the lead:
         # dev holdout7 b7-050/053/120/122 led with the cost or safety section when it did
         sides = self._sides(plan)
         if sides:  # "X 和 Y 的区别": both sides lead
-            cands += lead_candidates(self.card, [x for x in sides if x not in {c[0] for c in cands}], (), self.leads.never)
+            cands += lead_candidates(self.card, [x for x in sides if x not in {c[0] for c in cands}], (), self.leads.never_for(plan.intent))
         if not cands:
             return []
         cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv, plan.lang)

@@ -120,6 +120,10 @@ class Leads:
             raise AnswerDataError("data/leads.json compare_terms: expected {section anchor: pattern}")
         self.compare_terms = {a: _pattern(f"compare_terms.{a}", t) for a, t in terms.items()}
         self.never = _refs("never_lead", data.get("never_lead", []))
+        only = data.get("lead_only_for", {})
+        if not isinstance(only, dict) or any(t not in intents for t in only):
+            raise AnswerDataError("data/leads.json lead_only_for: expected {topic: [[anchor, phrase], ...]} with known topics")
+        self.only_for = {t: _refs(f"lead_only_for.{t}", refs) for t, refs in only.items()}
         self.conditions = _conditions(data.get("compare_conditions", []))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
@@ -169,6 +173,8 @@ class Leads:
         for cid, claim in self.claims.items():
             yield f"claims.{cid}", claim.lead
         yield "never_lead", self.never
+        for t, refs in self.only_for.items():
+            yield f"lead_only_for.{t}", refs
         for side, refs in self.purposes.items():
             yield f"purposes.{side}", refs
 
@@ -229,6 +235,10 @@ class Leads:
             if fit is not None and fit not in c.against and (against is not None or not c.against):
                 return c, fit, against
         return None
+
+    def never_for(self, intent: Intent) -> tuple[Ref, ...]:
+        """The sentences that never lead an answer on `intent`: never_lead, and what leads only another topic."""
+        return self.never + tuple(r for t, refs in self.only_for.items() if t != intent.value for r in refs)
 
     def table_leads(self, intent: Intent, act: str) -> bool:
         """The table's sentence leads (topic, act) whenever it names one (table_first_acts, or table_first for

@@ -103,7 +103,9 @@ class Answerer:
             return intent, f"{topic} {question}"
         return detect_intent(question, []).intent, question
 
-    def plan(self, question: str, history: list[Turn]) -> Plan:
+    def plan(self, question: str, history: list[Turn], as_followup: str | None = None) -> Plan:
+        """`as_followup`: the act the question's own labelled neighbours read, when it is planned again as
+        a follow-up of the previous user turn (it would be refused on its own; see the end of the scope step)."""
         s = self.settings
         ctx = context_for(question, history)
         own = rule_scores(question)
@@ -121,6 +123,8 @@ class Answerer:
                 ctx = follow_up_of(history, users[-1])
                 short_act = self._own_followup_act(question) or "how"
         short = short and not specific
+        if as_followup is not None:
+            ctx, short_act = follow_up_of(history, users[-1]), as_followup
         if not ctx.is_followup and short:
             # "先查什么？" / "能再简单点吗？" / "那怎么跟客户说？": a short question that asks an act of
             # the previous answer. A cue word names the act; without one ("有什么办法？", "any way to fix
@@ -145,8 +149,18 @@ class Answerer:
         if short_act is not None:
             reading.act = short_act
         elif ctx.is_followup:
+            # the follow-up's own nearest labelled questions (embedded alone) name its act; a cue word only
+            # where they read no follow-up act ("first" in "which of the methods would you try first for
+            # that?" is no check-first question)
+            # ("安全那条展开讲讲" asks for more of the earlier topic, "除了省钱…" for the rest of its list: its
+            # cue words decide, as before)
+            own_act = (self._own_followup_act(question)
+                       if not story_fix and ordinal(question) is None and not continues(question)
+                       and not excepts(question) else None)
             own_cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
-            if own_cues:
+            if own_act is not None:
+                reading.act = own_act
+            elif own_cues:
                 reading.act = max(own_cues, key=lambda a: reading.acts.get(a, 0.0))
             elif short and ordinal(question) is None:
                 # "那有什么办法？": no cue word; the combined vector reads the earlier question's act
@@ -179,6 +193,15 @@ class Answerer:
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             if specific or continues(question) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
                 in_scope, reason = True, "follow-up"
+        if not ctx.is_followup and users and as_followup is None and (
+                (not in_scope and reason in ("no-term", "weak-low")) or (reason == "neighbours" and not complaint)):
+            # refused on its own words while a conversation is going on ("how do I put that to the customer
+            # without sounding like we're dodging?", 13 words, blind 11 b11en-024), or let in only by its
+            # neighbours with no story of its own: when its own labelled neighbours read a follow-up act, it
+            # is that act asked of the previous topic
+            own_act = self._own_followup_act(question)
+            if own_act is not None:
+                return self.plan(question, history, as_followup=own_act)
         # a follow-up's vector is mostly the earlier question's, so its topic vote would be the old topic
         votes = {} if ctx.is_followup else {Intent(k): v * s.answer.intent_vote_weight
                                             for k, v in reading.intents.items() if k != Intent.out_of_scope.value}
@@ -230,7 +253,8 @@ class Answerer:
             focus.verdict = None if ctx.is_followup else self.stories.verdict(qv, focus.question)
         focus.own = question
         if reason == "not-in-card" or (in_scope and not ctx.is_followup and asks_missing is not None
-                                         and asks_missing.decisive and not self._asks_other(reading, complaint)):
+                                         and asks_missing.decisive and (asks_missing.is_asked(q) and not complaint
+                                                                        or not self._asks_other(reading, complaint))):
             # a duration, a vendor, a ranking or a success rate is never on the card: near neighbours that
             # are yes/no questions about the same topic must not turn it into a canned verdict
             act = focus.act = "not_in_card"
@@ -397,18 +421,18 @@ class Answerer:
             if len(anchors) == a.lead_sections:
                 break
         cands = lead_candidates(self.card, anchors, self.leads.lead(plan.intent, plan.act, plan.focus.anchors)
-                                if table else (), self.leads.never)
+                                if table else (), self.leads.never_for(plan.intent))
         if plan.focus.anchors and (excepts(plan.focus.question) or ordinal(plan.focus.question) is not None
                                    or plan.previous_answer):
             # "除了省钱…", "the second one", a follow-up of a singled-out part: only that part may lead
             cands = [c for c in cands if c[0] in plan.focus.anchors or c[3]]
             cands += lead_candidates(self.card, [x for x in sorted(plan.focus.anchors) if x not in anchors], (),
-                                     self.leads.never)
+                                     self.leads.never_for(plan.intent))
         # a part named in passing ("为了省钱换了电机", "replace safety validation") does not steer the lead:
         # dev holdout7 b7-050/053/120/122 led with the cost or safety section when it did
         sides = self._sides(plan)
         if sides:  # "X 和 Y 的区别": both sides lead
-            cands += lead_candidates(self.card, [x for x in sides if x not in {c[0] for c in cands}], (), self.leads.never)
+            cands += lead_candidates(self.card, [x for x in sides if x not in {c[0] for c in cands}], (), self.leads.never_for(plan.intent))
         if not cands:
             return []
         cos = self._sentence_scores(plan.focus.question, [c[1] for c in cands], plan.qv, plan.lang)
@@ -429,6 +453,15 @@ class Answerer:
             return writer.bullet(anchor, *[p for a, p in purpose if a == anchor], label=side)
         return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
             self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
+
+    def _side_name(self, anchor: str, lang: str) -> str:
+        """A compared side's name in the reader's language, from its card heading ("03 · 真机微调 Real-world
+        Fine-tuning": 真机微调 / Real-world Fine-tuning)."""
+        head = re.sub(r"^\s*\d+\s*·\s*", "", self.card.heading(anchor)).strip()
+        m = re.search(r"[A-Za-z][A-Za-z0-9 \-]*$", head)
+        if m is None or not _CJK.search(head):
+            return LABELS[lang].get(f"side-{anchor}") or head
+        return m.group(0).strip() if lang == "en" else head[: m.start()].strip()
 
     def _sides(self, plan: Plan) -> list[str]:
         """The two sections a comparison names, in the order it names them ([] when not a comparison)."""
@@ -526,8 +559,9 @@ class Answerer:
                 # The claim's card sentences still may lead (they are checked for fit like any fixed lead).
                 claim = replace(claim, verdict=None)
             tabled = self.leads.lead(plan.intent, plan.act, plan.focus.anchors) \
-                if plan.act in self.leads.table_first_acts and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else ()
+                if self.leads.table_leads(plan.intent, plan.act) and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else ()
             table_ok = True
+            side_heads: list[str] = []
             if claim is not None or tabled:
                 # a fixed lead must be about what was asked: its sentences are scored like the candidates
                 fixed = bool(tabled)
@@ -559,8 +593,18 @@ class Answerer:
                 sides = self._sides(plan)
                 if sides and [c.anchor for c in picked] == sides:
                     # a comparison opens with one line per side, each labelled with its section's heading
-                    # (the English pass renders the heading), in the order the question names them
-                    lead = "\n".join(self._side_line(writer, c) for c in picked)
+                    # (the English pass renders the heading), in the order the question names them;
+                    # one that asks which side fits a condition the card ties to a side answers that side
+                    # first, after a verdict line naming it (data/leads.json compare_conditions)
+                    fits = self.leads.condition(fold(plan.asked), sides)
+                    verdict = ""
+                    if fits is not None:
+                        cond, fit, against = fits
+                        picked = sorted(picked, key=lambda c: c.anchor != fit)
+                        verdict = ledger.frame(cond.verdict[lang].format(
+                            fit=self._side_name(fit, lang), against=self._side_name(against, lang) if against else ""))
+                    lead = (f"{verdict}\n\n" if verdict else "") + "\n".join(self._side_line(writer, c) for c in picked)
+                    side_heads = [f"**{self.card.heading(c.anchor)}**" for c in picked]
                 elif picked:
                     lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
                                                                 self.leads.openers))
@@ -573,6 +617,10 @@ class Answerer:
             ledger.frame(template.framing())
             values = BUILDERS[topic](writer, plan.focus)
             body = template.render(**values)
+            if side_heads:
+                # one line per side: the builder's own line of a side the lead already answers (its 示例 line)
+                # said the same thing again (blind 11 b11-040, b11en-016)
+                body = "\n".join(x for x in body.split("\n") if not any(h in x for h in side_heads))
             must = self._top_markers(plan, ledger)
             if plan.intent is Intent.scenario and factors_for(plan.focus):
                 # the card scenario the story resembles is the walkthrough's point: its line is never

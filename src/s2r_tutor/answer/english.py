@@ -299,6 +299,9 @@ def finish(answer: Answer, chunks: list[Chunk]) -> Answer:
     text = answer.answer
     if answer.language == "en" and answer.backend == "template":
         text = to_english(text, citations, chunks)
+        # a card heading used as a label keeps the heading's full-width question mark after its English
+        # name ("**Why is robot simulation worth understanding on its own**？", blind 11 b11en-020)
+        text = re.sub(r"(\*\*[^*\n]*[A-Za-z][^*\n]*\*\*)？", lambda m: m.group(1)[:-2] + "?**", text)
         # A line is only dropped when all it said is already shown above, so every citation that
         # remains in use is still referenced; renumbering keeps markers 1..n in order.
         from .grounding import renumber

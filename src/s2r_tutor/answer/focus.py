@@ -70,9 +70,13 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None) -> 
     return head + " ".join(parts)
 
 
+_EXAMPLE = re.compile(r"^(?:示例|Example)")
+
+
 def core(line: str) -> str:
     """A line's own words: no markers, no bullet label, no punctuation (for duplicate checks)."""
-    return _PUNCT.sub("", _LABEL.sub("", _MARK.sub("", line), count=1))
+    # a card example line ("示例：“先在仿真中学习…”") whose words the answer already says is a duplicate
+    return _EXAMPLE.sub("", _PUNCT.sub("", _LABEL.sub("", _MARK.sub("", line), count=1)))
 
 
 @dataclass

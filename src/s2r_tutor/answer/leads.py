@@ -34,6 +34,13 @@ class Missing:
     names: dict[str, str]
     decline: bool  # nothing on the card bears on it: decline instead of answering around it
     decisive: bool = False  # the cue alone makes the act not_in_card, whatever the neighbours vote
+    # the cue in a question's own form ("how many hours", "多久"): asked, never a story's mention of it, so
+    # the neighbours' other acts do not overrule it (blind 11 b11en-025 "how many hours ... before it goes on
+    # hardware" read as why-simulation and answered without saying the card gives no hours)
+    asked: re.Pattern[str] | None = None
+
+    def is_asked(self, question: str) -> bool:
+        return self.asked is not None and bool(self.asked.search(question.lower()))
 
 
 def _refs(where: str, raw) -> tuple[Ref, ...]:
@@ -41,6 +48,39 @@ def _refs(where: str, raw) -> tuple[Ref, ...]:
                                             for r in raw):
         raise AnswerDataError(f"data/leads.json {where}: expected a list of [anchor, phrase] pairs")
     return tuple((a, p) for a, p in raw)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition a comparison may ask about, and the compared sides the card ties to it."""
+
+    cue: re.Pattern[str]
+    fits: tuple[str, ...]     # sections that fit the condition
+    against: tuple[str, ...]  # sections the card rules out under it
+    verdict: dict[str, str]   # framing per language: {fit} / {against} are the sides' names
+
+
+def _conditions(raw) -> tuple[Condition, ...]:
+    if not isinstance(raw, list):
+        raise AnswerDataError("data/leads.json compare_conditions: expected a list")
+    out = []
+    for i, c in enumerate(raw):
+        where = f"compare_conditions[{i}]"
+        ok = (isinstance(c, dict) and isinstance(c.get("verdict"), dict)
+              and all(isinstance(c["verdict"].get(k), str) for k in ("zh", "en"))
+              and all(isinstance(c.get(k, []), list) and all(isinstance(x, str) for x in c.get(k, []))
+                      for k in ("fits", "against")) and (c.get("fits") or c.get("against")))
+        if not ok:
+            raise AnswerDataError(f"data/leads.json {where}: needs 'cue', 'fits' and/or 'against' (anchors) and "
+                                  "'verdict' {zh, en}")
+        for lang, text in c["verdict"].items():
+            names = set(re.findall(r"{(\w+)}", text))
+            if not names <= {"fit", "against"} or ("against" in names and not c.get("against")):
+                raise AnswerDataError(f"data/leads.json {where}.verdict.{lang}: only {{fit}} and {{against}} "
+                                      "(with an 'against' list) may be named")
+        out.append(Condition(_pattern(f"{where}.cue", c.get("cue")), tuple(c.get("fits", [])),
+                             tuple(c.get("against", [])), dict(c["verdict"])))
+    return tuple(out)
 
 
 def _pattern(where: str, raw) -> re.Pattern[str] | None:
@@ -80,6 +120,11 @@ class Leads:
             raise AnswerDataError("data/leads.json compare_terms: expected {section anchor: pattern}")
         self.compare_terms = {a: _pattern(f"compare_terms.{a}", t) for a, t in terms.items()}
         self.never = _refs("never_lead", data.get("never_lead", []))
+        only = data.get("lead_only_for", {})
+        if not isinstance(only, dict) or any(t not in intents for t in only):
+            raise AnswerDataError("data/leads.json lead_only_for: expected {topic: [[anchor, phrase], ...]} with known topics")
+        self.only_for = {t: _refs(f"lead_only_for.{t}", refs) for t, refs in only.items()}
+        self.conditions = _conditions(data.get("compare_conditions", []))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
         purposes = data.get("purposes", {})
@@ -94,6 +139,11 @@ class Leads:
         if not isinstance(first, list) or any(a not in ACTS for a in first):
             raise AnswerDataError(f"data/leads.json table_first_acts: expected a list of acts from {list(ACTS)}")
         self.table_first_acts = frozenset(first)
+        tf = data.get("table_first", {})
+        if not isinstance(tf, dict) or any(t not in intents or not isinstance(a, list) or any(x not in ACTS for x in a)
+                                           for t, a in tf.items()):
+            raise AnswerDataError("data/leads.json table_first: expected {topic: [act, ...]} with known topics and acts")
+        self.table_first = frozenset((t, x) for t, a in tf.items() for x in a)
         bf = data.get("builder_first", {})
         if not isinstance(bf, dict) or any(t not in intents or not isinstance(a, list) or any(x not in ACTS for x in a)
                                            for t, a in bf.items()):
@@ -106,9 +156,14 @@ class Leads:
             self.one_line = re.compile("|".join(f"(?:{o})" for o in one), re.I) if one else None
         except re.error as exc:
             raise AnswerDataError(f"data/leads.json one_line_cues: bad pattern ({exc})") from exc
-        self.missing = [Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]}, bool(m["decline"]),
-                                bool(m.get("decisive", False)))
-                        for kind, m in data.get("not_in_card", {}).items()]
+        self.missing = []
+        for kind, m in data.get("not_in_card", {}).items():
+            try:
+                asked = re.compile(m["asked"]) if m.get("asked") else None
+                self.missing.append(Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]},
+                                            bool(m["decline"]), bool(m.get("decisive", False)), asked))
+            except (re.error, KeyError) as exc:
+                raise AnswerDataError(f"data/leads.json not_in_card {kind}: {exc}") from exc
         self.card = card
         self.check()
 
@@ -118,6 +173,8 @@ class Leads:
         for cid, claim in self.claims.items():
             yield f"claims.{cid}", claim.lead
         yield "never_lead", self.never
+        for t, refs in self.only_for.items():
+            yield f"lead_only_for.{t}", refs
         for side, refs in self.purposes.items():
             yield f"purposes.{side}", refs
 
@@ -126,7 +183,7 @@ class Leads:
         a corpus without 04-08 never reaches these leads)."""
         if not self.card.chunk("summary"):
             return
-        for side in list(self.purposes) + list(self.compare_terms):
+        for side in list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
         for where, refs in self.all_refs():
@@ -162,6 +219,31 @@ class Leads:
             return None
         hits = [cid for cid, c in self.claims.items() if c.cue is not None and c.cue.search(question)]
         return hits[0] if len(hits) == 1 else None
+
+    def condition(self, question: str, sides: list[str]) -> tuple["Condition", str, str | None] | None:
+        """(condition, the side that fits it, the side it rules out or None) when a comparison of `sides`
+        asks which one fits a condition the card ties to one of them ("没时间采数据的话哪个更合适": fine-tuning
+        needs real data; "which one makes the simulator match the real robot": system identification)."""
+        for c in self.conditions:
+            if not c.cue.search(question):
+                continue
+            fit = next((x for x in sides if x in c.fits), None)
+            against = next((x for x in sides if x in c.against), None)
+            if fit is None and against is not None and len(sides) == 2:
+                fit = next(x for x in sides if x != against)
+            against = against if against != fit else None
+            if fit is not None and fit not in c.against and (against is not None or not c.against):
+                return c, fit, against
+        return None
+
+    def never_for(self, intent: Intent) -> tuple[Ref, ...]:
+        """The sentences that never lead an answer on `intent`: never_lead, and what leads only another topic."""
+        return self.never + tuple(r for t, refs in self.only_for.items() if t != intent.value for r in refs)
+
+    def table_leads(self, intent: Intent, act: str) -> bool:
+        """The table's sentence leads (topic, act) whenever it names one (table_first_acts, or table_first for
+        one topic), never the best-scoring sentence."""
+        return act in self.table_first_acts or (intent.value, act) in self.table_first
 
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()

@@ -9,8 +9,8 @@
   that evicts the longest-waiting unfinished connection first. uvicorn has neither: a client that
   opens a socket and never finishes its headers held a file descriptor for ever, and 20,000 of
   them exhausted the process.
-- `RateLimitedLog`: a logging filter that lets a repeated record through a few times per window,
-  so a flood of one failure ("Too many open files") cannot fill the disk with tracebacks.
+- `RateLimitedLog`: a logging filter, on every handler, that lets a repeated record through a few
+  times per window, so a flood of one failure ("Too many open files") cannot fill the disk.
 - `raise_fd_limit()`: the soft descriptor limit up to the hard one, before serving.
 """
 
@@ -182,6 +182,9 @@ class RateLimitedLog(logging.Filter):
         self._lock = threading.Lock()
 
     def filter(self, record: logging.LogRecord) -> bool:
+        decided = getattr(record, "_s2r_rate_allowed", None)
+        if decided is not None:  # already counted (a record can reach more than one handler)
+            return decided
         key = (record.name, str(record.msg)[:200])
         now = time.monotonic()
         with self._lock:
@@ -195,20 +198,27 @@ class RateLimitedLog(logging.Filter):
             count += 1
             allowed = count <= self.burst
             self._seen[key] = [start, count, dropped + (0 if allowed else 1)]
+        record._s2r_rate_allowed = allowed
         return allowed
 
 
-FLOODABLE_LOGGERS = ("uvicorn.error", "asyncio", "s2r_tutor", "gradio")
-
-
 def install_log_rate_limit(burst: int = 5, window_s: float = 60.0) -> RateLimitedLog:
-    """One shared filter on the loggers an anonymous client can make write (idempotent)."""
+    """One shared filter on every handler there is now (the root's, uvicorn's, Python's last-resort
+    one), so it sees every record written, whichever logger it came from (idempotent). Call it after
+    the server has configured its logging. A logger's own filters would not do (R173): Python runs
+    them only for records logged on that very logger, not for those propagated from its children,
+    so `s2r_tutor`'s filter never saw `s2r_tutor.web`'s records and 300 bad requests wrote 756 kB."""
     limiter = RateLimitedLog(burst, window_s)
-    for name in FLOODABLE_LOGGERS:
-        logger = logging.getLogger(name)
-        for old in [f for f in logger.filters if isinstance(f, RateLimitedLog)]:
-            logger.removeFilter(old)
-        logger.addFilter(limiter)
+    loggers = [logging.getLogger(), *(lg for lg in logging.root.manager.loggerDict.values()
+                                      if isinstance(lg, logging.Logger))]
+    handlers = {id(h): h for lg in loggers for h in lg.handlers}
+    if logging.lastResort is not None:
+        handlers[id(logging.lastResort)] = logging.lastResort
+    for filterer in [*loggers, *handlers.values()]:
+        for old in [f for f in filterer.filters if isinstance(f, RateLimitedLog)]:
+            filterer.removeFilter(old)
+    for handler in handlers.values():
+        handler.addFilter(limiter)
     return limiter
 
 

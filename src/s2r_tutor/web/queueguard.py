@@ -33,8 +33,9 @@ CLOSED_PREFIXES = ("/gradio_api/api/", *gradio_routes((
     "/runs", "/vibe-", "/undo-vibe-edit", "/dev/", "/custom_component/", "/mcp",
     # R172, R174, R175: deep links (the app makes none; each call wrote a state file, never deleted, that
     # anyone with the link loaded into their chat), the queue's start-up (a second set of queue
-    # loops for anyone who asks first) and Gradio's OpenAPI schema (documents the closed routes).
-    "/deep_link", "/startup-events",
+    # loops for anyone who asks first), and Gradio's API description and OpenAPI schema (they
+    # document the closed routes; the page has its API description inline and never fetches it).
+    "/deep_link", "/startup-events", "/info",
 )), "/gradio_api/openapi.json")  # not /openapi.json: that one is this app's API schema, for /docs
 DROPPED_QUERY = ("deep_link",)  # page and /config load a saved deep link from disk: none is honoured
 SESSION_HASH = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

@@ -34,7 +34,7 @@ def live(settings, tmp_path_factory):
     var = tmp_path_factory.mktemp("var-r12")
     gtmp = var / "gradio"
     env = {"GRADIO_TEMP_DIR": str(gtmp), "S2R_MAX_CONNECTIONS": str(CAP), "S2R_HEADER_TIMEOUT_S": "3",
-           "S2R_HEARTBEAT_WAIT_S": "1"}
+           "S2R_HEARTBEAT_WAIT_S": "1", "S2R_BODY_TIMEOUT_S": "3"}
     with serve_process(settings, var, **env) as (port, _proc, log):
         yield f"http://127.0.0.1:{port}", port, log, gtmp
 
@@ -141,6 +141,37 @@ def test_streams_never_take_every_connection(live):
     back = _open(port, f"/gradio_api/heartbeat/{sessions[-1]}")
     assert _status(back) == 200  # the slots are free again
     back.close()
+
+
+def test_slow_bodies_never_take_every_connection(live):
+    """R171: 40 requests whose headers are complete but whose body never finishes (the other way to
+    hold a connection out of the header deadline's reach) are evicted for a new request at the cap,
+    and closed `body_timeout_s` (3 s here) after their headers (before: held for ever, not evictable,
+    so the 41st connection was refused)."""
+    base, port, *_ = live
+    slow = []
+    for _ in range(CAP):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 1000\r\n\r\n{\"question\": \"")
+        slow.append(s)
+    time.sleep(0.3)
+    status, took = _timed(base, "/healthz")
+    assert status == 200 and took < 5, (status, took)
+    time.sleep(4)
+    assert all(_closed(s) for s in slow)
+    for s in slow:
+        s.close()
+
+
+def _closed(s: socket.socket) -> bool:
+    s.settimeout(2)
+    try:
+        return s.recv(4096) == b""
+    except (socket.timeout, TimeoutError):
+        return False
+    except OSError:
+        return True
 
 
 # -- R172: deep links ----------------------------------------------------------------------------

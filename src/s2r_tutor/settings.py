@@ -245,6 +245,9 @@ class Settings(BaseSettings):
         10.0, gt=0, description="a connection that has not sent a complete request line and headers within this "
         "many seconds (of connecting, or of its previous response) is closed")
     keep_alive_s: int = Field(5, gt=0, description="idle keep-alive connections are closed after this many seconds")
+    body_timeout_s: float = Field(
+        30.0, gt=0, description="a request whose body has not all arrived this many seconds after its headers is "
+        "closed; until then, at the connection cap, it may be evicted like a connection still sending headers (R171)")
     max_cookie_bytes: int = Field(
         12 * 1024, ge=1024, description="largest Cookie header accepted on any route (a larger one is a 431); "
         "cookies whose value holds a backslash are dropped before anything parses them (R170)")

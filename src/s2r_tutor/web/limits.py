@@ -99,8 +99,10 @@ class GuardedH11Protocol(H11Protocol):
       `header_timeout_s` of connecting, or of its previous response, is closed. (uvicorn's
       keep-alive timer is cancelled by the first byte of the next request, so a client trickling
       its headers was never timed out.)
+    - a body deadline: a request whose body has not all arrived `body_timeout_s` after its headers
+      is closed, and until it has, it counts as waiting (evictable) like a slow head.
     - a connection cap: past `max_connections` open at once, a new connection evicts the one that
-      has waited longest for its headers (slow or idle clients go first, so a flood of unfinished
+      has waited longest for its headers (or body) (slow or idle clients go first, so a flood of unfinished
       requests cannot lock out a real one); when every connection is busy with a request, the new
       one is closed unanswered.
 
@@ -108,9 +110,11 @@ class GuardedH11Protocol(H11Protocol):
 
     max_connections = 1000
     header_timeout_s = 10.0
+    body_timeout_s = 30.0
     _refused = False
     _deadline: asyncio.TimerHandle | None = None
-    _waiting_since: float | None = None  # loop time since when this connection waits for headers
+    _waiting_since: float | None = None  # loop time since when this connection waits for headers (or body)
+    _for_body = False  # the deadline running is the body's
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         if len(self.connections) >= self.max_connections and not self._evict_one():
@@ -130,13 +134,16 @@ class GuardedH11Protocol(H11Protocol):
         self.connections.discard(oldest)  # its connection_lost comes later; the slot is free now
         return True
 
-    def _arm(self) -> None:
+    def _arm(self, for_body: bool = False) -> None:
         self._disarm()
+        self._for_body = for_body
         self._waiting_since = self.loop.time()
-        self._deadline = self.loop.call_later(self.header_timeout_s, self._too_slow, self.cycle)
+        timeout_s = self.body_timeout_s if for_body else self.header_timeout_s
+        self._deadline = self.loop.call_later(timeout_s, self._too_slow, self.cycle)
 
     def _disarm(self) -> None:
         self._waiting_since = None
+        self._for_body = False
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
@@ -150,8 +157,15 @@ class GuardedH11Protocol(H11Protocol):
     def handle_events(self) -> None:
         before = self.cycle
         super().handle_events()
-        if self.cycle is not before:
-            self._disarm()  # a request's headers are complete: the app's own limits take over
+        cycle = self.cycle
+        if cycle is not before:
+            self._disarm()  # a request's headers are complete
+            if cycle is not None and cycle.more_body and not cycle.response_complete:
+                # ... but not its body (R171): a slow body held its connection for ever, out of the
+                # cap's reach. It gets a deadline of its own, and is evictable like a slow head.
+                self._arm(for_body=True)
+        elif self._for_body and (cycle is None or not cycle.more_body):
+            self._disarm()  # the whole request is in: the app's own limits take over
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -165,9 +179,11 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
-def protocol_class(max_connections: int, header_timeout_s: float) -> type[GuardedH11Protocol]:
-    return type("GuardedH11", (GuardedH11Protocol,),
-                {"max_connections": max_connections, "header_timeout_s": header_timeout_s})
+def protocol_class(max_connections: int, header_timeout_s: float,
+                   body_timeout_s: float = 30.0) -> type[GuardedH11Protocol]:
+    return type("GuardedH11", (GuardedH11Protocol,), {"max_connections": max_connections,
+                                                      "header_timeout_s": header_timeout_s,
+                                                      "body_timeout_s": body_timeout_s})
 
 
 class RateLimitedLog(logging.Filter):

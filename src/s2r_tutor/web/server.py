@@ -174,7 +174,7 @@ def serve(host: str | None = None, port: int | None = None, settings: Settings |
 def uvicorn_options(settings: Settings) -> dict:
     """Connection limits uvicorn lacks or leaves open (docs/reliability.md R141)."""
     return {
-        "http": protocol_class(settings.max_connections, settings.header_timeout_s),
+        "http": protocol_class(settings.max_connections, settings.header_timeout_s, settings.body_timeout_s),
         "timeout_keep_alive": settings.keep_alive_s,
         "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers
     }

@@ -15,7 +15,6 @@ import time
 
 import httpx
 import pytest
-
 from reliability_support import serve_process
 
 from s2r_tutor.web.cookies import CookieGuard, without_backslash_pairs
@@ -168,7 +167,7 @@ def _closed(s: socket.socket) -> bool:
     s.settimeout(2)
     try:
         return s.recv(4096) == b""
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         return False
     except OSError:
         return True

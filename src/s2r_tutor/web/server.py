@@ -36,20 +36,19 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
 
     from ..store import open_store
     from .admin import install_admin
-    from .api import install_api
-    from .api import frame_ancestors
+    from .api import frame_ancestors, install_api
     from .apidocs import install_docs
     from .chat import CSS, build_chat, chat_js, theme
+    from .cookies import CookieGuard
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
     from .head import HeadAsGet
     from .hosts import HostGuard, default_hosts
     from .limits import BodyLimit
-    from .cookies import CookieGuard
     from .queueguard import GradioEventGuard
-    from .streams import StreamGuard, max_streams
     from .runtime import Runtime
+    from .streams import StreamGuard, max_streams
 
     settings = settings or Settings()
     owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it

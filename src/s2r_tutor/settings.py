@@ -245,6 +245,18 @@ class Settings(BaseSettings):
         10.0, gt=0, description="a connection that has not sent a complete request line and headers within this "
         "many seconds (of connecting, or of its previous response) is closed")
     keep_alive_s: int = Field(5, gt=0, description="idle keep-alive connections are closed after this many seconds")
+    body_timeout_s: float = Field(
+        30.0, gt=0, description="a request whose body has not all arrived this many seconds after its headers is "
+        "closed; until then, at the connection cap, it may be evicted like a connection still sending headers (R171)")
+    max_cookie_bytes: int = Field(
+        12 * 1024, ge=1024, description="largest Cookie header accepted on any route (a larger one is a 431); "
+        "cookies whose value holds a backslash are dropped before anything parses them (R170)")
+    stream_reserve_share: float = Field(
+        0.25, gt=0, lt=1, description="share of max_connections that event streams (the chat's heartbeat and "
+        "queue/data) may never take, so ordinary requests always find a connection (R171)")
+    heartbeat_wait_s: float = Field(
+        10.0, gt=0, le=60, description="a chat heartbeat for a session that has not joined an event yet waits this "
+        "long for its first event (the page opens the heartbeat just before), then is a 404 (R171)")
     chat_sessions_max: int = Field(
         1000, gt=0, description="chat sessions whose state the server keeps in memory; the least recently used "
         "beyond it is dropped (Gradio's default is 10,000)")

@@ -9,8 +9,8 @@
   that evicts the longest-waiting unfinished connection first. uvicorn has neither: a client that
   opens a socket and never finishes its headers held a file descriptor for ever, and 20,000 of
   them exhausted the process.
-- `RateLimitedLog`: a logging filter that lets a repeated record through a few times per window,
-  so a flood of one failure ("Too many open files") cannot fill the disk with tracebacks.
+- `RateLimitedLog`: a logging filter, on every handler, that lets a repeated record through a few
+  times per window, so a flood of one failure ("Too many open files") cannot fill the disk.
 - `raise_fd_limit()`: the soft descriptor limit up to the hard one, before serving.
 """
 
@@ -99,8 +99,10 @@ class GuardedH11Protocol(H11Protocol):
       `header_timeout_s` of connecting, or of its previous response, is closed. (uvicorn's
       keep-alive timer is cancelled by the first byte of the next request, so a client trickling
       its headers was never timed out.)
+    - a body deadline: a request whose body has not all arrived `body_timeout_s` after its headers
+      is closed, and until it has, it counts as waiting (evictable) like a slow head.
     - a connection cap: past `max_connections` open at once, a new connection evicts the one that
-      has waited longest for its headers (slow or idle clients go first, so a flood of unfinished
+      has waited longest for its headers (or body) (slow or idle clients go first, so a flood of unfinished
       requests cannot lock out a real one); when every connection is busy with a request, the new
       one is closed unanswered.
 
@@ -108,9 +110,11 @@ class GuardedH11Protocol(H11Protocol):
 
     max_connections = 1000
     header_timeout_s = 10.0
+    body_timeout_s = 30.0
     _refused = False
     _deadline: asyncio.TimerHandle | None = None
-    _waiting_since: float | None = None  # loop time since when this connection waits for headers
+    _waiting_since: float | None = None  # loop time since when this connection waits for headers (or body)
+    _for_body = False  # the deadline running is the body's
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         if len(self.connections) >= self.max_connections and not self._evict_one():
@@ -130,13 +134,16 @@ class GuardedH11Protocol(H11Protocol):
         self.connections.discard(oldest)  # its connection_lost comes later; the slot is free now
         return True
 
-    def _arm(self) -> None:
+    def _arm(self, for_body: bool = False) -> None:
         self._disarm()
+        self._for_body = for_body
         self._waiting_since = self.loop.time()
-        self._deadline = self.loop.call_later(self.header_timeout_s, self._too_slow, self.cycle)
+        timeout_s = self.body_timeout_s if for_body else self.header_timeout_s
+        self._deadline = self.loop.call_later(timeout_s, self._too_slow, self.cycle)
 
     def _disarm(self) -> None:
         self._waiting_since = None
+        self._for_body = False
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
@@ -150,8 +157,15 @@ class GuardedH11Protocol(H11Protocol):
     def handle_events(self) -> None:
         before = self.cycle
         super().handle_events()
-        if self.cycle is not before:
-            self._disarm()  # a request's headers are complete: the app's own limits take over
+        cycle = self.cycle
+        if cycle is not before:
+            self._disarm()  # a request's headers are complete
+            if cycle is not None and cycle.more_body and not cycle.response_complete:
+                # ... but not its body (R171): a slow body held its connection for ever, out of the
+                # cap's reach. It gets a deadline of its own, and is evictable like a slow head.
+                self._arm(for_body=True)
+        elif self._for_body and (cycle is None or not cycle.more_body):
+            self._disarm()  # the whole request is in: the app's own limits take over
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -165,9 +179,11 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
-def protocol_class(max_connections: int, header_timeout_s: float) -> type[GuardedH11Protocol]:
-    return type("GuardedH11", (GuardedH11Protocol,),
-                {"max_connections": max_connections, "header_timeout_s": header_timeout_s})
+def protocol_class(max_connections: int, header_timeout_s: float,
+                   body_timeout_s: float = 30.0) -> type[GuardedH11Protocol]:
+    return type("GuardedH11", (GuardedH11Protocol,), {"max_connections": max_connections,
+                                                      "header_timeout_s": header_timeout_s,
+                                                      "body_timeout_s": body_timeout_s})
 
 
 class RateLimitedLog(logging.Filter):
@@ -182,6 +198,9 @@ class RateLimitedLog(logging.Filter):
         self._lock = threading.Lock()
 
     def filter(self, record: logging.LogRecord) -> bool:
+        decided = getattr(record, "_s2r_rate_allowed", None)
+        if decided is not None:  # already counted (a record can reach more than one handler)
+            return decided
         key = (record.name, str(record.msg)[:200])
         now = time.monotonic()
         with self._lock:
@@ -195,20 +214,27 @@ class RateLimitedLog(logging.Filter):
             count += 1
             allowed = count <= self.burst
             self._seen[key] = [start, count, dropped + (0 if allowed else 1)]
+        record._s2r_rate_allowed = allowed
         return allowed
 
 
-FLOODABLE_LOGGERS = ("uvicorn.error", "asyncio", "s2r_tutor", "gradio")
-
-
 def install_log_rate_limit(burst: int = 5, window_s: float = 60.0) -> RateLimitedLog:
-    """One shared filter on the loggers an anonymous client can make write (idempotent)."""
+    """One shared filter on every handler there is now (the root's, uvicorn's, Python's last-resort
+    one), so it sees every record written, whichever logger it came from (idempotent). Call it after
+    the server has configured its logging. A logger's own filters would not do (R173): Python runs
+    them only for records logged on that very logger, not for those propagated from its children,
+    so `s2r_tutor`'s filter never saw `s2r_tutor.web`'s records and 300 bad requests wrote 756 kB."""
     limiter = RateLimitedLog(burst, window_s)
-    for name in FLOODABLE_LOGGERS:
-        logger = logging.getLogger(name)
-        for old in [f for f in logger.filters if isinstance(f, RateLimitedLog)]:
-            logger.removeFilter(old)
-        logger.addFilter(limiter)
+    loggers = [logging.getLogger(), *(lg for lg in logging.root.manager.loggerDict.values()
+                                      if isinstance(lg, logging.Logger))]
+    handlers = {id(h): h for lg in loggers for h in lg.handlers}
+    if logging.lastResort is not None:
+        handlers[id(logging.lastResort)] = logging.lastResort
+    for filterer in [*loggers, *handlers.values()]:
+        for old in [f for f in filterer.filters if isinstance(f, RateLimitedLog)]:
+            filterer.removeFilter(old)
+    for handler in handlers.values():
+        handler.addFilter(limiter)
     return limiter
 
 

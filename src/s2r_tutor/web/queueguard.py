@@ -31,7 +31,13 @@ HEARTBEAT_PREFIXES = gradio_routes(("/heartbeat/",))
 CLOSED_PREFIXES = ("/gradio_api/api/", *gradio_routes((
     "/run/", "/call/", "/stream/", "/proxy=", "/monitoring", "/profiling", "/run-history",
     "/runs", "/vibe-", "/undo-vibe-edit", "/dev/", "/custom_component/", "/mcp",
-)))
+    # R172, R174, R175: deep links (the app makes none; each call wrote a state file, never deleted, that
+    # anyone with the link loaded into their chat), the queue's start-up (a second set of queue
+    # loops for anyone who asks first), and Gradio's API description and OpenAPI schema (they
+    # document the closed routes; the page has its API description inline and never fetches it).
+    "/deep_link", "/startup-events", "/info",
+)), "/gradio_api/openapi.json")  # not /openapi.json: that one is this app's API schema, for /docs
+DROPPED_QUERY = ("deep_link",)  # page and /config load a saved deep link from disk: none is honoured
 SESSION_HASH = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_DEPTH = 12  # chat history values are a few levels deep; deeper is not a value of this app
 
@@ -48,6 +54,7 @@ class GradioEventGuard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         path = request_path(scope).rstrip("/") or "/"
+        scope = _without_query(scope, DROPPED_QUERY)
         if self.closed(path):
             return await deny(404, "not found")(scope, receive, send)
         if path in SESSION_ROUTES and not self.known_session(_query_param(scope, "session_hash")):
@@ -93,8 +100,8 @@ class GradioEventGuard:
         """Why this join cannot run, or None to let Gradio handle it."""
         try:
             join = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            return "the body is not JSON"
+        except (ValueError, UnicodeDecodeError, RecursionError):  # R173: 100,000 '[' was a 500 + traceback
+            return "the body is not JSON (or nested too deep)"
         if not isinstance(join, dict):
             return "the body must be a JSON object"
         session = join.get("session_hash")
@@ -146,6 +153,19 @@ def _has_file(value, depth: int) -> bool:
     return False
 
 
+def _without_query(scope, names: tuple[str, ...]):
+    """The scope without the query parameters `names`, byte for byte otherwise (the same scope when
+    it has none of them)."""
+    from urllib.parse import unquote_plus
+
+    query = scope.get("query_string", b"")
+    if not any(n.encode() in query for n in names) and b"%" not in query:
+        return scope
+    pairs = query.split(b"&")
+    kept = [p for p in pairs if unquote_plus(p.partition(b"=")[0].decode("latin-1")) not in names]
+    return scope if len(kept) == len(pairs) else {**scope, "query_string": b"&".join(kept)}
+
+
 def _query_param(scope, name: str) -> str | None:
     from urllib.parse import parse_qs
 
@@ -163,6 +183,6 @@ def _as_int(value):
         return None if value is None else int(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,18}\s*", value):  # R173: 5,000 digits was a
+        return int(value)                                                       # ValueError, a 500
     return _NOT_INT

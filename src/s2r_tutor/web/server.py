@@ -36,10 +36,10 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
 
     from ..store import open_store
     from .admin import install_admin
-    from .api import install_api
-    from .api import frame_ancestors
+    from .api import frame_ancestors, install_api
     from .apidocs import install_docs
     from .chat import CSS, build_chat, chat_js, theme
+    from .cookies import CookieGuard
     from .embed import install_embed
     from .feedback import FeedbackLog
     from .guard import GradioFileGuard, gradio_file_settings
@@ -48,6 +48,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .limits import BodyLimit
     from .queueguard import GradioEventGuard
     from .runtime import Runtime
+    from .streams import StreamGuard, max_streams
 
     settings = settings or Settings()
     owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it
@@ -91,6 +92,9 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
     app.add_middleware(GradioEventGuard, blocks=blocks)
+    # Outside the event checks, so a stream refused there (a malformed session) takes no stream slot.
+    app.add_middleware(StreamGuard, blocks=blocks, heartbeat_wait_s=settings.heartbeat_wait_s,
+                       max_streams=max_streams(settings.max_connections, settings.stream_reserve_share))
     install_api(app, settings)
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
@@ -101,6 +105,9 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
                        max_head_bytes=settings.max_head_bytes)
     hosts = None if settings.public_url else {h.lower() for h in settings.allowed_hosts} or default_hosts(settings.host)
     app.add_middleware(HostGuard, allowed=hosts)
+    # Outermost of all (inside only Starlette's error catcher, which reads no cookie): nothing
+    # parses a Cookie header before its backslash pairs are gone (R170).
+    app.add_middleware(CookieGuard, max_bytes=settings.max_cookie_bytes)
 
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
@@ -127,6 +134,11 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
         show_error=False,  # an unexpected exception's text (server paths) is not for users; gr.Error still shows
         **gradio_file_settings(settings),
     )
+    # Our lifespan (mount_gradio_app's) starts Gradio's queue; without this flag the public
+    # /startup-events route started it a second time for whoever asked first (R174; also closed).
+    for route in app.routes:
+        if hasattr(getattr(route, "app", None), "startup_events_triggered"):
+            route.app.startup_events_triggered = True
     return app
 
 
@@ -147,16 +159,21 @@ def serve(host: str | None = None, port: int | None = None, settings: Settings |
     host = settings.host if host is None else host
     port = settings.port if port is None else port
     app = build_app(settings)
-    install_log_rate_limit()
     raise_fd_limit()
+    config = uvicorn.Config(app, host=host, port=port, log_level="info", access_log=False, **uvicorn_options(settings))
+    install_log_rate_limit()  # after uvicorn has set up its handlers: the filter goes on every handler
     log.info("chat on http://%s:%d/  widget on /embed  API docs on /docs", host, port)
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False, **uvicorn_options(settings))
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:  # as uvicorn.run does: a start-up failure is exit status 3
+        raise SystemExit(3)
 
 
 def uvicorn_options(settings: Settings) -> dict:
     """Connection limits uvicorn lacks or leaves open (docs/reliability.md R141)."""
     return {
-        "http": protocol_class(settings.max_connections, settings.header_timeout_s),
+        "http": protocol_class(settings.max_connections, settings.header_timeout_s, settings.body_timeout_s),
         "timeout_keep_alive": settings.keep_alive_s,
         "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers
     }

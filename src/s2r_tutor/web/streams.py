@@ -1,0 +1,94 @@
+"""Event streams, bounded so that they can never take every connection (R171 in docs/reliability.md).
+
+The chat page holds two kinds of never-ending responses: `heartbeat/<session>` (open for as long
+as the tab is) and `queue/data?session_hash=` (open while the session's events run; Gradio keeps it
+open as long as the client does). Each holds a connection. With `max_connections` 40, 40 sockets on
+`heartbeat/<any hash>` filled the cap and every later request, `/healthz` included, was refused.
+So, before Gradio sees one:
+
+- at most `max_streams` streams are open at once (`max_connections` less a reserve,
+  `stream_reserve_share`): past it a 503, so ordinary requests always find a connection;
+- a heartbeat is for a session the server knows (one that has joined an event). The page opens it
+  just before its first event, so an unknown session's heartbeat waits `heartbeat_wait_s` for that
+  event, holding its stream slot, then is a 404;
+- one heartbeat per session (a second is a 409; a reload is a new session), and two `queue/data`
+  streams per session (one, plus the moment a finished one takes to close).
+
+No lifetime is put on a stream: Gradio reads the end of a heartbeat as the tab closing and drops the
+session's state, so cutting a long-open tab's heartbeat would lose its conversation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+from .guard import deny, request_path
+from .queueguard import HEARTBEAT_PREFIXES, SESSION_HASH, SESSION_ROUTES, _query_param
+
+PER_SESSION = {"heartbeat": 1, "data": 2}
+POLL_S = 0.1
+
+
+def max_streams(max_connections: int, reserve_share: float) -> int:
+    """Streams allowed at once: the cap less the reserve, at least one, always below the cap."""
+    return max(1, min(max_connections - 1, int(max_connections * (1 - reserve_share))))
+
+
+class StreamGuard:
+    """ASGI middleware: counts the open event streams and refuses the ones over the limits above."""
+
+    def __init__(self, app, blocks, max_streams: int, heartbeat_wait_s: float):
+        self.app = app
+        self.blocks = blocks
+        self.max_streams = max_streams
+        self.heartbeat_wait_s = heartbeat_wait_s
+        self.open = 0
+        self.per_session: Counter[tuple[str, str]] = Counter()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        kind, session = stream_of(scope)
+        if kind is None or not session or not SESSION_HASH.match(session):
+            return await self.app(scope, receive, send)  # not a stream (or a malformed one: Gradio's guard says so)
+        key = (kind, session)
+        if self.per_session[key] >= PER_SESSION[kind]:
+            return await deny(409, f"this chat session already has an open {kind} stream")(scope, receive, send)
+        if self.open >= self.max_streams:
+            return await deny(503, "too many open chat streams; try again shortly")(scope, receive, send)
+        self.open += 1
+        self.per_session[key] += 1
+        try:
+            if kind == "heartbeat" and not await self.joined(session):
+                return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
+            return await self.app(scope, receive, send)
+        finally:
+            self.open -= 1
+            self.per_session[key] -= 1
+            if self.per_session[key] <= 0:
+                del self.per_session[key]
+
+    def known(self, session: str) -> bool:
+        queue = getattr(self.blocks, "_queue", None)
+        return session in getattr(queue, "pending_messages_per_session", {})
+
+    async def joined(self, session: str) -> bool:
+        """True once `session` has joined an event, waiting at most `heartbeat_wait_s`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.heartbeat_wait_s
+        while not self.known(session):
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(POLL_S)
+        return True
+
+
+def stream_of(scope) -> tuple[str | None, str | None]:
+    """('heartbeat' | 'data' | None, session hash) for a request, under every alias of its route."""
+    path = request_path(scope).rstrip("/") or "/"
+    if path.startswith(HEARTBEAT_PREFIXES):
+        return "heartbeat", path.rsplit("/", 1)[-1]
+    if path in SESSION_ROUTES:
+        return "data", _query_param(scope, "session_hash")
+    return None, None

@@ -277,8 +277,8 @@ class Settings(BaseSettings):
         20, gt=0, description="likes/dislikes accepted per minute from one reader and from one client address",
     )
     notes_per_minute: int = Field(
-        30, gt=0, description="notes written (added or deleted) per minute from one reader and from one client "
-        "address, on the API and the notes tab; more get a 429")
+        30, gt=0, description="note writes (POST and DELETE /api/notes) per minute from one reader and from one "
+        "client address; more get a 429")
     anonymous_notes_max: int = Field(
         20_000, gt=0, description="notes all anonymous readers may keep together; past it an anonymous reader's new "
         "note is refused (409), so cookieless clients cannot grow the database without end")
@@ -355,7 +355,7 @@ class Settings(BaseSettings):
     admin_session_s: int = Field(
         8 * 3600, gt=0, description="an /admin login lasts this long; logging out ends it at once")
     insights_group_max: int = Field(
-        300, gt=0, description="`insights`: the distinct refused questions grouped at most (the most frequent, then the "
+        100, gt=0, description="`insights`: the distinct refused questions grouped at most (the most frequent, then the "
         "most recent); each is embedded, so this bounds what one /admin load costs")
     insights_low_score: float = Field(
         0.6, ge=0, description="`insights`: an answered question whose top fused retrieval score is below this "

@@ -104,7 +104,9 @@ def theme() -> gr.themes.Base:
 RECORD_FIELDS = {"question": str, "answer": str, "intent": str, "backend": str, "citations": list}
 # What a real kept conversation never reaches (SAVED_MESSAGES messages of a few KB each); past it a
 # restored one starts fresh, so one session holds at most about this much (docs/reliability.md R178).
-RESTORE_MAX_CHARS = 400_000
+# Measured: an answer with its sources block is 0.5-2 KB; a 500-character question escaped at most ~2.5 KB.
+RESTORE_MAX_CHARS = 200_000
+LIVE_MESSAGES = 2 * SAVED_MESSAGES  # messages one session keeps on the server; older ones leave the chat
 
 
 def _canonical(value: Any) -> bytes:
@@ -163,11 +165,17 @@ def saved_conversation(messages: list, turns: list, records: dict, key: bytes = 
     """What the browser keeps across reloads (gr.BrowserState): the newest SAVED_MESSAGES messages
     (localStorage is small), with the like/dislike records re-indexed to match, signed with the
     server's key (`sig`): the browser holds it, but only the server can make one that restores."""
-    cut = max(0, len(messages) - SAVED_MESSAGES)
+    messages, records = newest(messages, records, SAVED_MESSAGES)
+    kept = {"v": 2, "messages": messages, "turns": turns[-HISTORY_TURNS:], "records": records}
+    return {**kept, "sig": _seal(key, kept)}
+
+
+def newest(messages: list, records: dict, keep: int) -> tuple[list, dict]:
+    """The newest `keep` messages, with the like/dislike records re-indexed to match."""
+    cut = max(0, len(messages) - keep)
     if cut:
         records = {str(int(k) - cut): v for k, v in records.items() if k.isdigit() and int(k) >= cut}
-    kept = {"v": 2, "messages": messages[cut:], "turns": turns[-HISTORY_TURNS:], "records": records}
-    return {**kept, "sig": _seal(key, kept)}
+    return messages[cut:], records
 
 
 def restored_conversation(saved: Any, key: bytes = b"") -> tuple[list, list, list, dict]:
@@ -223,6 +231,8 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
             return
         messages = [*messages, *answer_messages(answer, runtime.settings.link_hosts)]
         records = {**records, str(len(messages) - (2 if answer.citations else 1)): _record(answer, key)}
+        # A session's memory stays bounded however long it chats (R178): the oldest messages leave.
+        messages, records = newest(messages, records, LIVE_MESSAGES)
         # Clipped to the tutor's bound, so one over-long message cannot break later turns (#13, finding 8).
         keep = runtime.settings.max_turn_chars
         turns = [*turns, {"role": "user", "content": question[:keep]}, {"role": "assistant", "content": answer.answer[:keep]}]

@@ -104,8 +104,8 @@ def theme() -> gr.themes.Base:
 RECORD_FIELDS = {"question": str, "answer": str, "intent": str, "backend": str, "citations": list}
 # What a real kept conversation never reaches (SAVED_MESSAGES messages of a few KB each); past it a
 # restored one starts fresh, so one session holds at most about this much (docs/reliability.md R178).
-# Measured: an answer with its sources block is 0.5-2 KB; a 500-character question escaped at most ~2.5 KB.
-RESTORE_MAX_CHARS = 200_000
+# Measured: an answer with its sources block is 0.5-2 KB (30 of them: <60 KB); a question ~20-200 characters.
+RESTORE_MAX_CHARS = 120_000
 LIVE_MESSAGES = 2 * SAVED_MESSAGES  # messages one session keeps on the server; older ones leave the chat
 
 

@@ -64,7 +64,8 @@ def test_the_kept_conversation_round_trips_and_bad_values_start_fresh():
     assert restored_conversation(kept, key) == (msgs, msgs, [{"role": "user", "content": "q"}], {"1": record})
     assert restored_conversation(kept, b"other" * 8) == ([], [], [], {})  # another server's key
     for bad in (None, "x", [], {"v": 2}, {"v": 1, "messages": msgs, "turns": [], "records": {}},
-                {**kept, "messages": [{"role": "system", "content": "x"}]},
+                {**kept, "messages": [{"role": "system", "content": "x"}]}, {**kept, "sig": "é" * 64},
+                {**kept, "records": {"1": {**record, "sig": "é"}}},
                 {**kept, "messages": [{"role": "user", "content": 3}]},
                 {**kept, "messages": [*msgs[:-1], {"role": "assistant", "content": "[x](https://evil.example)"}]}):
         assert restored_conversation(bad, key) == ([], [], [], {})

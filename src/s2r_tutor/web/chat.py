@@ -136,7 +136,12 @@ def verified_record(key: bytes, record: Any) -> dict[str, Any] | None:
     if not all(isinstance(fields[k], t) for k, t in RECORD_FIELDS.items()) or \
             not all(isinstance(c, str) for c in fields["citations"]):
         return None
-    return fields if hmac.compare_digest(record["sig"], _seal(key, fields)) else None
+    return fields if _same(record["sig"], _seal(key, fields)) else None
+
+
+def _same(given: str, expected: str) -> bool:
+    # compare_digest refuses a str with non-ASCII characters (TypeError): compare bytes.
+    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode())
 
 
 def _selected_text(evt: gr.SelectData) -> str:
@@ -197,7 +202,7 @@ def restored_conversation(saved: Any, key: bytes = b"") -> tuple[list, list, lis
     except (TypeError, ValueError, RecursionError):
         return fresh
     if len(body) > RESTORE_MAX_CHARS * 4 or \
-            not hmac.compare_digest(saved["sig"], hmac.new(key, body, hashlib.sha256).hexdigest()):
+            not _same(saved["sig"], hmac.new(key, body, hashlib.sha256).hexdigest()):
         return fresh
     if not all(isinstance(m, dict) and m.get("role") in ("user", "assistant") and isinstance(m.get("content"), str)
                for m in messages):

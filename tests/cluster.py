@@ -36,7 +36,7 @@ class Cluster:
     # Every replica must share the reader secret: a token minted for one is a reader on all of them.
     READER_SECRET = "cluster-reader-secret-0123456789abcdef"
 
-    def __init__(self, workdir: Path, database_url: str, replicas: int = 2, admin_token: str = "cluster-admin",
+    def __init__(self, workdir: Path, database_url: str, replicas: int = 2, admin_token: str = "cluster-admin-token-0123",
                  extra_env: dict | None = None):
         self.dir = Path(workdir)
         self.index_dir = self.dir / "index"

@@ -294,6 +294,10 @@ def test_chat_conversation_survives_a_reload(page, base_url):
     chat = page.locator("#s2r-chatbot")
     chat.locator("[data-testid='user']").get_by_text("什么是 Sim2Real？").wait_for()
     expect(chat.locator(".bot-row .thought")).to_have_count(1)
+    # The restored answer can still be liked: its record came back signed by the server (R176).
+    chat.locator(".bot-row").last.hover()
+    page.locator("#s2r-chatbot button[aria-label='赞']").last.click()
+    expect(page.get_by_text("感谢反馈！")).to_be_visible()
     chat.locator("button[aria-label='清空对话'], button[aria-label='Clear']").first.click()
     expect(chat.locator("[data-testid='user']")).to_have_count(0)
     page.wait_for_function(f"{kept} < 1000")  # cleared in the browser too

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from s2r_tutor.models import Answer, Citation
-from s2r_tutor.web.chat import SAVED_MESSAGES, answer_messages, restored_conversation, saved_conversation
+from s2r_tutor.web.chat import SAVED_MESSAGES, _record, answer_messages, restored_conversation, saved_conversation
 from s2r_tutor.web.render import plain_text, sources_markdown
 
 TAG = re.compile(r"<\s*/?\s*[A-Za-z][^>]*>")
@@ -57,18 +57,23 @@ def test_an_english_answer_shows_the_english_quote_when_the_citation_has_one():
 
 
 def test_the_kept_conversation_round_trips_and_bad_values_start_fresh():
+    key = b"k" * 32
     msgs = [{"role": "user", "content": "q"}, *answer_messages(answer([citation(1, "先在仿真中学习")]))]
-    kept = saved_conversation(msgs, [{"role": "user", "content": "q"}], {"1": {"question": "q"}})
-    assert restored_conversation(kept) == (msgs, msgs, [{"role": "user", "content": "q"}], {"1": {"question": "q"}})
-    for bad in (None, "x", [], {"v": 2}, {"v": 1, "messages": "x", "turns": [], "records": {}},
-                {"v": 1, "messages": [{"role": "system", "content": "x"}], "turns": [], "records": {}},
-                {"v": 1, "messages": [{"role": "user", "content": 3}], "turns": [], "records": {}}):
-        assert restored_conversation(bad) == ([], [], [], {})
+    record = _record(answer([citation(1, "先在仿真中学习")]), key)
+    kept = saved_conversation(msgs, [{"role": "user", "content": "q"}], {"1": record}, key)
+    assert restored_conversation(kept, key) == (msgs, msgs, [{"role": "user", "content": "q"}], {"1": record})
+    assert restored_conversation(kept, b"other" * 8) == ([], [], [], {})  # another server's key
+    for bad in (None, "x", [], {"v": 2}, {"v": 1, "messages": msgs, "turns": [], "records": {}},
+                {**kept, "messages": [{"role": "system", "content": "x"}]}, {**kept, "sig": "é" * 64},
+                {**kept, "records": {"1": {**record, "sig": "é"}}},
+                {**kept, "messages": [{"role": "user", "content": 3}]},
+                {**kept, "messages": [*msgs[:-1], {"role": "assistant", "content": "[x](https://evil.example)"}]}):
+        assert restored_conversation(bad, key) == ([], [], [], {})
 
 
 def test_a_long_conversation_keeps_its_newest_messages_with_likes_reindexed():
     msgs = [{"role": "user" if i % 2 == 0 else "assistant", "content": str(i)} for i in range(SAVED_MESSAGES + 10)]
     records = {"1": {"answer": "old"}, str(SAVED_MESSAGES + 9): {"answer": "new"}}
-    kept = saved_conversation(msgs, [], records)
+    kept = saved_conversation(msgs, [], records, b"k")
     assert kept["messages"][0]["content"] == "10" and len(kept["messages"]) == SAVED_MESSAGES
     assert kept["records"] == {str(SAVED_MESSAGES - 1): {"answer": "new"}}

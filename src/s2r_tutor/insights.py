@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from datetime import UTC, datetime
 
 import numpy as np
@@ -45,20 +46,56 @@ def _day(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d")
 
 
-def group_similar(questions: list[str], embedder, threshold: float) -> list[dict]:
-    """[{count, example, questions}] largest first; exact repeats (after normalising) always group."""
+GROUP_CHARS = 120  # what of a refused question is embedded for grouping: its gist, at a bounded cost
+_VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (embedder id, text) -> unit vector
+_VECTORS_MAX = 20_000
+_vectors_lock = threading.Lock()
+
+
+def _vectors(embedder, texts: list[str]) -> np.ndarray:
+    """Unit vectors of `texts`, each embedded once per process: a question already seen (an earlier
+    /admin load) is not embedded again (F7: every load re-embedded every refused question)."""
+    name = str(getattr(embedder, "id", type(embedder).__name__))
+    with _vectors_lock:
+        known = {t: _VECTORS[(name, t)] for t in texts if (name, t) in _VECTORS}
+    new = list(dict.fromkeys(t for t in texts if t not in known))
+    if new:
+        fresh = np.asarray(embedder.embed_queries(new), dtype=np.float32)
+        fresh /= np.linalg.norm(fresh, axis=1, keepdims=True).clip(min=1e-12)
+        with _vectors_lock:
+            for t, v in zip(new, fresh):
+                known[t] = _VECTORS[(name, t)] = v
+            while len(_VECTORS) > _VECTORS_MAX:
+                _VECTORS.popitem(last=False)
+    return np.stack([known[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
+
+
+def group_similar(questions: list[str], embedder, threshold: float, limit: int | None = None) -> list[dict]:
+    """[{count, example, questions}] largest first; exact repeats (after normalising) always group.
+    `limit`: at most this many distinct questions are grouped, the most frequent first, then the most
+    recent (`questions` is oldest first); the rest are left out, so one load's cost is bounded."""
     if not questions:
         return []
     distinct: dict[str, list[str]] = {}
-    for q in questions:
-        distinct.setdefault(_key(q), []).append(q)
+    last: dict[str, int] = {}
+    for i, q in enumerate(questions):
+        k = _key(q)
+        distinct.setdefault(k, []).append(q)
+        last[k] = i
     keys = list(distinct)
-    vectors = np.asarray(embedder.embed_queries([distinct[k][0] for k in keys]), dtype=np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
+    if limit is not None and len(keys) > limit:
+        chosen = set(sorted(keys, key=lambda k: (-len(distinct[k]), -last[k]))[:limit])
+        keys = [k for k in keys if k in chosen]  # grouped in their first-asked order, as before
+    vectors = _vectors(embedder, [distinct[k][0][:GROUP_CHARS] for k in keys])
     groups: list[dict] = []
     heads: list[int] = []
     for i, k in enumerate(keys):
-        best = max(((float(vectors[i] @ vectors[h]), g) for g, h in enumerate(heads)), default=(-1.0, -1))
+        if heads:  # one matrix product against every group's head, not a Python loop
+            sims = vectors[heads] @ vectors[i]
+            g_best = int(np.argmax(sims))
+            best = (float(sims[g_best]), g_best)
+        else:
+            best = (-1.0, -1)
         if best[0] >= threshold:
             g = groups[best[1]]
         else:
@@ -93,7 +130,9 @@ def build(store: Store, settings, embedder=None, since_s: float | None = None, n
         from .embedders import get_embedder
 
         embedder = get_embedder(settings.embedder, settings.embedder_model)
-    refused = group_similar([r["question"] for r in refused_rows], embedder, settings.insights_group_similarity)
+    refused = group_similar([r["question"] for r in refused_rows], embedder, settings.insights_group_similarity,
+                            limit=settings.insights_group_max)
+    refused_distinct = len({_key(r["question"]) for r in refused_rows})
 
     low = [{"question": r["question"], "top_score": r["top_score"], "citations": len(r["sections"] or []),
             "intent": r["intent"], "asked_at": _iso(r["asked_at"])}
@@ -125,6 +164,7 @@ def build(store: Store, settings, embedder=None, since_s: float | None = None, n
         "languages": {"zh": languages.get("zh", 0), "en": languages.get("en", 0)},
         "questions": questions,
         "refused": refused,
+        "refused_ungrouped": max(0, refused_distinct - settings.insights_group_max),
         "low_confidence": low[:TOP * 5],
         "disliked": disliked,
         "feedback": {"liked": sum(1 for f in likes if f["liked"]), "disliked": len(disliked)},

@@ -288,6 +288,20 @@ class Settings(BaseSettings):
     feedback_per_minute: int = Field(
         20, gt=0, description="likes/dislikes accepted per minute from one reader and from one client address",
     )
+    notes_per_minute: int = Field(
+        30, gt=0, description="note writes (POST and DELETE /api/notes) per minute from one reader and from one "
+        "client address; more get a 429")
+    anonymous_notes_max: int = Field(
+        20_000, gt=0, description="notes all anonymous readers may keep together; past it an anonymous reader's new "
+        "note is refused (409), so cookieless clients cannot grow the database without end")
+
+    @field_validator("admin_token")
+    @classmethod
+    def _admin_token_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        # A short token falls to guessing even at admin_login_per_minute (F11: no minimum before).
+        if value is not None and value.get_secret_value() and len(value.get_secret_value()) < 16:
+            raise ValueError("admin_token must be at least 16 characters (e.g. `openssl rand -hex 16`)")
+        return value
 
     @field_validator("reader_secret")
     @classmethod
@@ -345,8 +359,16 @@ class Settings(BaseSettings):
         64, gt=0, description="question-log rows waiting to be written at most; past it a row is dropped and "
         "counted, so an ask flood cannot queue writes until the database lock times out and pauses the log")
     admin_token: SecretStr | None = Field(
-        None, description="token for the /admin insights page (Bearer header or its login form); None turns /admin off"
+        None, description="token for the /admin insights page (Bearer header or its login form), at least 16 "
+        "characters; None turns /admin off"
     )
+    admin_login_per_minute: int = Field(
+        10, gt=0, description="/admin/login attempts accepted per minute from one client address; more get a 429")
+    admin_session_s: int = Field(
+        8 * 3600, gt=0, description="an /admin login lasts this long; logging out ends it at once")
+    insights_group_max: int = Field(
+        100, gt=0, description="`insights`: the distinct refused questions grouped at most (the most frequent, then the "
+        "most recent); each is embedded, so this bounds what one /admin load costs")
     insights_low_score: float = Field(
         0.6, ge=0, description="`insights`: an answered question whose top fused retrieval score is below this "
         "(or with fewer than 2 citations) is listed as low-confidence")

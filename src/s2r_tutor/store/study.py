@@ -28,16 +28,27 @@ def results_for(store: Store, reader: str) -> list[tuple[str, str, float]]:
 class CapReached:
     """add_note's answer when the reader already keeps `max_notes` notes (nothing was written)."""
 
-    def __init__(self, count: int):
+    def __init__(self, count: int, anonymous: bool = False):
         self.count = count
+        self.anonymous = anonymous  # the cap on all anonymous readers' notes together, not this reader's
+
+
+ANON_PREFIX = "anon-"  # web/identity.py's anonymous reader ids
+ID_MIN, ID_MAX = -(2**63), 2**63 - 1  # SQLite's (and PostgreSQL's bigint) integer range
 
 
 def add_note(store: Store, *, reader: str, chunk_id: str, text: str, created_at: float,
-             max_notes: int | None = None) -> int | CapReached:
+             max_notes: int | None = None, max_anonymous: int | None = None) -> int | CapReached:
     """The new note's id. With `max_notes`, the reader's notes are counted inside the write
     transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: a per-reader advisory lock), so concurrent
-    saves cannot pass the cap together."""
+    saves cannot pass the cap together. With `max_anonymous`, an anonymous reader's note is refused
+    once all anonymous readers together keep that many (F6: each cookieless call is a new reader)."""
     with store.write() as conn:
+        if max_anonymous is not None and reader.startswith(ANON_PREFIX):
+            count = conn.execute(sa.select(sa.func.count()).select_from(notes)
+                                 .where(notes.c.reader.startswith(ANON_PREFIX))).scalar_one()
+            if count >= max_anonymous:
+                return CapReached(int(count), anonymous=True)
         if max_notes is not None:
             if store.backend == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:r))"), {"r": f"s2r-notes:{reader}"})
@@ -58,5 +69,7 @@ def notes_for(store: Store, reader: str) -> list[tuple[int, str, str, str, float
 
 
 def delete_note(store: Store, reader: str, note_id: int) -> bool:
+    if not ID_MIN <= int(note_id) <= ID_MAX:  # no such row; SQLite would raise OverflowError (F4c)
+        return False
     with store.write() as conn:
         return conn.execute(notes.delete().where(notes.c.reader == reader, notes.c.id == int(note_id))).rowcount > 0

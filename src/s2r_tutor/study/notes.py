@@ -71,7 +71,8 @@ def save_note(store: StudyStore, reader: str, chunk_id: str, text: str, chunks: 
     if settings is not None and len(text) > settings.max_note_chars:
         raise NoteError(f"the note is {len(text)} characters long; the most allowed is {settings.max_note_chars}")
     return store.add_note(reader, chunk.chunk_id, text,
-                          max_notes=settings.max_notes_per_reader if settings is not None else None)
+                          max_notes=settings.max_notes_per_reader if settings is not None else None,
+                          max_anonymous=settings.anonymous_notes_max if settings is not None else None)
 
 
 def notes_by_section(store: StudyStore, reader: str) -> dict[str, list[str]]:

@@ -167,7 +167,7 @@ class StudyStore:
 
     # -- notes -------------------------------------------------------------------------------
     def add_note(self, reader: str, chunk_id: str, text: str, at: float | None = None,
-                 max_notes: int | None = None) -> int:
+                 max_notes: int | None = None, max_anonymous: int | None = None) -> int:
         """Store one note; with `max_notes`, NoteLimitError when the reader already has that many
         (counted inside the write transaction, so concurrent saves cannot pass the cap together)."""
         reader = clean_reader(reader)
@@ -179,7 +179,11 @@ class StudyStore:
             raise NoteError(f"the note is longer than {MAX_NOTE_CHARS} characters")
         with self._errors():
             note_id = db.add_note(self.store, reader=reader, chunk_id=chunk_id, text=text,
-                                  created_at=time.time() if at is None else at, max_notes=max_notes)
+                                  created_at=time.time() if at is None else at, max_notes=max_notes,
+                                  max_anonymous=max_anonymous)
+        if isinstance(note_id, db.CapReached) and note_id.anonymous:
+            raise NoteLimitError("anonymous readers keep as many notes as this server allows; sign in through "
+                                 "your portal to keep notes, or ask an administrator")
         if isinstance(note_id, db.CapReached):
             raise NoteLimitError(f"you already keep {note_id.count} notes, the most allowed is {max_notes}; "
                                  "export them and start afresh, or ask an administrator")

@@ -2,7 +2,8 @@
 server as inline SVG (no JavaScript, no CDN).
 
 Off (404) unless `admin_token` is set. With it: `Authorization: Bearer <token>`, or the login form,
-which sets an HttpOnly, SameSite=Strict cookie holding a digest of the token (never the token). The
+which sets an HttpOnly, SameSite=Strict cookie holding a signed, expiring session (never the token;
+logout ends it). Login attempts are rate-limited per address (`admin_login_per_minute`). The
 page may not be framed by anyone, the portal included (`frame-ancestors 'none'`).
 """
 
@@ -11,6 +12,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import secrets
+import threading
+import time
 from html import escape
 from urllib.parse import parse_qs
 
@@ -20,6 +24,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import SecretStr
 
 from ..settings import Settings
+from .feedback import RateLimit
+from .identity import server_key
 
 log = logging.getLogger("s2r_tutor.web")
 
@@ -39,16 +45,54 @@ th{background:#f6f6f6}.num{text-align:right;white-space:nowrap}.muted{color:#777
 form{margin:3rem auto;max-width:22rem}input{width:100%;padding:.4rem;margin:.4rem 0;box-sizing:border-box}"""
 
 
-def _digest(token: str) -> str:
-    return hashlib.sha256(f"s2r-tutor admin cookie:{token}".encode()).hexdigest()
+MIN_TOKEN_CHARS = 16
 
 
-def authorized(request: Request, token: str) -> bool:
+class Sessions:
+    """The admin cookie: `<expiry>.<nonce>.<signature>`, signed with a key derived from the server's
+    key and the admin token (so a new token ends every session), expiring after `admin_session_s`.
+    Before (F11) it was a fixed sha256 of the token: valid for good, and logout did not end it. A
+    logged-out nonce is remembered until it would have expired (in this process: a replica that did
+    not see the logout still accepts it until expiry)."""
+
+    def __init__(self, settings: Settings, token: str, clock=time.time):
+        self.key = hmac.new(server_key(settings, "admin session"), token.encode(), hashlib.sha256).digest()
+        self.ttl_s, self.clock = settings.admin_session_s, clock
+        self._ended: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def _sign(self, body: str) -> str:
+        return hmac.new(self.key, body.encode(), hashlib.sha256).hexdigest()
+
+    def issue(self) -> str:
+        body = f"{int(self.clock() + self.ttl_s)}.{secrets.token_urlsafe(16)}"
+        return f"{body}.{self._sign(body)}"
+
+    def valid(self, value: str) -> bool:
+        expiry, _, rest = value.partition(".")
+        nonce, _, sig = rest.partition(".")
+        if not (expiry.isdigit() and len(expiry) <= 12 and nonce and sig) or len(value) > 200:
+            return False
+        if not hmac.compare_digest(sig.encode(), self._sign(f"{expiry}.{nonce}").encode()):
+            return False
+        with self._lock:
+            return int(expiry) > self.clock() and nonce not in self._ended
+
+    def end(self, value: str) -> None:
+        if self.valid(value):
+            expiry, nonce, _ = value.split(".", 2)
+            now = self.clock()
+            with self._lock:
+                self._ended = {n: t for n, t in self._ended.items() if t > now}  # forget what expired anyway
+                self._ended[nonce] = float(expiry)
+
+
+def authorized(request: Request, token: str, sessions: Sessions) -> bool:
     auth = request.headers.get("authorization", "")
     if auth[:7].lower() == "bearer " and hmac.compare_digest(auth[7:].strip().encode(), token.encode()):
         return True
     cookie = request.cookies.get(COOKIE, "")
-    return bool(cookie) and hmac.compare_digest(cookie.encode(), _digest(token).encode())
+    return bool(cookie) and sessions.valid(cookie)
 
 
 def _page(title: str, body: str, status: int = 200, extra: dict | None = None) -> HTMLResponse:
@@ -182,6 +226,8 @@ def render(doc: dict) -> str:
         "<h2>Refusals over time</h2>",
         day_chart(doc["days"], title="Asks and refusals per day (UTC)", elem_id="plot-refusals"),
         "<h2>Refused questions, grouped</h2>",
+        (f"<p class='muted'>{doc['refused_ungrouped']} less frequent refused question(s) not grouped "
+         "(insights_group_max).</p>" if doc.get("refused_ungrouped") else ""),
         _table(("count", "example", "variants"), [(g["count"], g["example"], " · ".join(g["questions"][:5]))
                                                   for g in doc["refused"]], {0}),
         "<h2>Top questions</h2>",
@@ -212,6 +258,12 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
             value = value.get_secret_value()
         return value or None
 
+    if token() and len(token()) < MIN_TOKEN_CHARS:  # Settings refuses it too; a model_copy skips that check
+        raise ValueError(f"admin_token must be at least {MIN_TOKEN_CHARS} characters (e.g. `openssl rand -hex 16`)")
+    sessions = Sessions(settings, token()) if token() else None
+    computing = anyio.Lock()
+    logins = RateLimit(settings.admin_login_per_minute, 60.0)
+
     def not_found() -> Response:
         return Response('{"detail":"Not Found"}', status_code=404, media_type="application/json")
 
@@ -220,7 +272,7 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
         secret = token()
         if not secret:
             return not_found()
-        if not authorized(request, secret):
+        if not authorized(request, secret, sessions):
             return login_page()
         from ..insights import InsightsError, build, parse_since
         from ..store import open_store
@@ -233,8 +285,12 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
         def compute() -> dict:
             return build(open_store(settings), settings, embedder=embedder, since_s=since_s)
 
+        runtime = getattr(request.app.state, "runtime", None)
         try:
-            doc = await anyio.to_thread.run_sync(compute)
+            # In a CPU slot (web_concurrency), like an ask: grouping embeds questions (F7: 31-45 s a load,
+            # in threads outside every limit). One load at a time; the others wait for it.
+            async with computing:
+                doc = await (runtime.call(compute) if runtime is not None else anyio.to_thread.run_sync(compute))
         except Exception as exc:  # noqa: BLE001 - a page that says so, not a traceback
             log.error("admin: insights failed: %s", exc)
             return _page("s2r-tutor admin", "<h1>Insights unavailable</h1><p>The store could not be read; "
@@ -246,6 +302,9 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
         secret = token()
         if not secret:
             return not_found()
+        client = request.client.host if request.client else ""
+        if not logins.allow(f"client:{client}"):  # F11: 200 guesses in 0.27 s before
+            return login_page("Too many attempts from here; wait a minute.", 429)
         body = b""
         async for chunk in request.stream():
             body += chunk
@@ -255,14 +314,15 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
         if not hmac.compare_digest(given.encode(), secret.encode()):
             return login_page("Wrong token.")
         response = RedirectResponse("/admin", status_code=303, headers=HEADERS)
-        response.set_cookie(COOKIE, _digest(secret), httponly=True, samesite="strict", path="/admin",
-                            secure=request.url.scheme == "https", max_age=8 * 3600)
+        response.set_cookie(COOKIE, sessions.issue(), httponly=True, samesite="strict", path="/admin",
+                            secure=request.url.scheme == "https", max_age=settings.admin_session_s)
         return response
 
     @app.post("/admin/logout", include_in_schema=False)
-    async def logout() -> Response:
+    async def logout(request: Request) -> Response:
         if not token():
             return not_found()
+        sessions.end(request.cookies.get(COOKIE, ""))  # the cookie stops working here, not only in this browser
         response = RedirectResponse("/admin", status_code=303, headers=HEADERS)
         response.delete_cookie(COOKIE, path="/admin")
         return response

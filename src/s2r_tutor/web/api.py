@@ -102,7 +102,8 @@ class ProgressResponse(BaseModel):
 
 
 ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 413, 422, 503)}
-NOTE_ERRORS = {**ERRORS, 409: {"model": ErrorBody, "description": "the reader already keeps the most notes allowed"}}
+NOTE_ERRORS = {**ERRORS, 409: {"model": ErrorBody, "description": "the reader already keeps the most notes allowed"},
+               429: {"model": ErrorBody, "description": "more than `notes_per_minute` note writes a minute"}}
 
 
 # --------------------------------------------------------------------------- routes
@@ -232,6 +233,23 @@ def _notes_response(request: Request, reader: Reader) -> NotesResponse:
                        text=n.text, created_at=n.created_at) for n in notes])
 
 
+NOTE_ID_MIN, NOTE_ID_MAX = -(2**63), 2**63 - 1  # the database's integer range: outside it no note exists
+
+
+def _note_writes(request: Request, reader: Reader) -> None:
+    """At most `notes_per_minute` note writes a minute from one reader and from one client address
+    (F6: 400 cookieless notes in 1.4 s, each under a new anonymous reader); a 429 past it."""
+    from .feedback import RateLimit
+
+    limit = getattr(request.app.state, "note_writes", None)
+    if limit is None:
+        limit = request.app.state.note_writes = RateLimit(_runtime(request).settings.notes_per_minute, 60.0)
+    client = request.client.host if request.client else ""
+    if not limit.allow(f"reader:{reader.id}", f"client:{client}"):
+        raise StarletteHTTPException(429, "too many notes written from here in the last minute; try again shortly",
+                                     headers={"Retry-After": "60"})
+
+
 @router.get("/api/notes", response_model=NotesResponse, responses=ERRORS, summary="The caller's notes")
 async def get_notes(request: Request, reader: Annotated[Reader, Depends(api_reader)]) -> NotesResponse:
     return await _study(request, _notes_response, request, reader)
@@ -244,6 +262,7 @@ async def post_note(body: NoteRequest, request: Request,
     from ..study.notes import save_note
 
     runtime = _runtime(request)
+    _note_writes(request, reader)
 
     def add() -> NotesResponse:
         save_note(_study_store(request), reader.id, body.section, body.text, runtime.tutor.chunks, runtime.settings)
@@ -252,10 +271,15 @@ async def post_note(body: NoteRequest, request: Request,
     return await _study(request, add)
 
 
-@router.delete("/api/notes/{note_id}", response_model=NotesResponse, responses=ERRORS | {404: {"model": ErrorBody}},
+@router.delete("/api/notes/{note_id}", response_model=NotesResponse,
+               responses=ERRORS | {404: {"model": ErrorBody}, 429: {"model": ErrorBody}},
                summary="Delete one of the caller's notes; returns the notes left")
 async def delete_note(note_id: int, request: Request,
                       reader: Annotated[Reader, Depends(api_reader)]) -> NotesResponse:
+    if not NOTE_ID_MIN <= note_id <= NOTE_ID_MAX:  # SQLite would raise OverflowError (F4c); nothing is written
+        raise StarletteHTTPException(404, f"no note {note_id} among yours")
+    _note_writes(request, reader)
+
     def remove() -> NotesResponse:
         # The reader's own notes only: another reader's id is "no such note", never a hint it exists.
         if not (_store_exists(_runtime(request).settings) and _study_store(request).delete_note(reader.id, note_id)):

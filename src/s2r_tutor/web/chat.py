@@ -8,6 +8,9 @@ like/dislike on a given message refers to).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -17,7 +20,7 @@ import gradio as gr
 from ..errors import TutorError, public_message
 from ..models import Answer, Chunk
 from .feedback import CHANGED, LIMITED, UNCHANGED, Feedback, FeedbackLog, Votes
-from .identity import Readers
+from .identity import Readers, server_key
 from .render import (answer_markdown, escape_html, literal_text, section_markdown, section_title, sources_markdown,
                      sources_title, user_text)
 from .runtime import Runtime
@@ -98,11 +101,47 @@ def theme() -> gr.themes.Base:
     return gr.themes.Default(font=SYSTEM_FONTS, font_mono=["ui-monospace", "Menlo", "Consolas", "monospace"])
 
 
-def _record(answer: Answer) -> dict[str, Any]:
-    return {
+RECORD_FIELDS = {"question": str, "answer": str, "intent": str, "backend": str, "citations": list}
+# What a real kept conversation never reaches (SAVED_MESSAGES messages of a few KB each); past it a
+# restored one starts fresh, so one session holds at most about this much (docs/reliability.md R178).
+# Measured: an answer with its sources block is 0.5-2 KB (30 of them: <60 KB); a question ~20-200 characters.
+RESTORE_MAX_CHARS = 120_000
+LIVE_MESSAGES = 2 * SAVED_MESSAGES  # messages one session keeps on the server; older ones leave the chat
+
+
+def _canonical(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8", "replace")
+
+
+def _seal(key: bytes, value: Any) -> str:
+    return hmac.new(key, _canonical(value), hashlib.sha256).hexdigest()
+
+
+def _record(answer: Answer, key: bytes = b"") -> dict[str, Any]:
+    """What a like/dislike on this answer records, signed with the server's key: the browser keeps it
+    (gr.BrowserState) and gives it back, and a record the server did not make is never voted on."""
+    record = {
         "question": answer.question, "answer": answer.answer, "intent": answer.intent,
         "backend": answer.backend, "citations": [c.chunk_id for c in answer.citations],
     }
+    return {**record, "sig": _seal(key, record)}
+
+
+def verified_record(key: bytes, record: Any) -> dict[str, Any] | None:
+    """The record's fields when it is one the server signed (the same fields, types and signature),
+    else None: a forged, altered or malformed record is dropped, quietly."""
+    if not isinstance(record, dict) or set(record) != {*RECORD_FIELDS, "sig"} or not isinstance(record["sig"], str):
+        return None
+    fields = {k: record[k] for k in RECORD_FIELDS}
+    if not all(isinstance(fields[k], t) for k, t in RECORD_FIELDS.items()) or \
+            not all(isinstance(c, str) for c in fields["citations"]):
+        return None
+    return fields if _same(record["sig"], _seal(key, fields)) else None
+
+
+def _same(given: str, expected: str) -> bool:
+    # compare_digest refuses a str with non-ASCII characters (TypeError): compare bytes.
+    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode())
 
 
 def _selected_text(evt: gr.SelectData) -> str:
@@ -127,32 +166,57 @@ def answer_messages(answer: Answer, link_hosts: tuple[str, ...] | list[str] = ()
     return [body, sources]
 
 
-def saved_conversation(messages: list, turns: list, records: dict) -> dict[str, Any]:
+def saved_conversation(messages: list, turns: list, records: dict, key: bytes = b"") -> dict[str, Any]:
     """What the browser keeps across reloads (gr.BrowserState): the newest SAVED_MESSAGES messages
-    (localStorage is small), with the like/dislike records re-indexed to match."""
-    cut = max(0, len(messages) - SAVED_MESSAGES)
+    (localStorage is small), with the like/dislike records re-indexed to match, signed with the
+    server's key (`sig`): the browser holds it, but only the server can make one that restores."""
+    messages, records = newest(messages, records, SAVED_MESSAGES)
+    kept = {"v": 2, "messages": messages, "turns": turns[-HISTORY_TURNS:], "records": records}
+    return {**kept, "sig": _seal(key, kept)}
+
+
+def newest(messages: list, records: dict, keep: int) -> tuple[list, dict]:
+    """The newest `keep` messages, with the like/dislike records re-indexed to match."""
+    cut = max(0, len(messages) - keep)
     if cut:
         records = {str(int(k) - cut): v for k, v in records.items() if k.isdigit() and int(k) >= cut}
-    return {"v": 1, "messages": messages[cut:], "turns": turns[-HISTORY_TURNS:], "records": records}
+    return messages[cut:], records
 
 
-def restored_conversation(saved: Any) -> tuple[list, list, list, dict]:
-    """The kept conversation back into the chatbot and the session state; anything unexpected
-    (an older format, a value the server cannot decrypt) starts a fresh one."""
-    if not isinstance(saved, dict) or saved.get("v") != 1:
-        return [], [], [], {}
+def restored_conversation(saved: Any, key: bytes = b"") -> tuple[list, list, list, dict]:
+    """The kept conversation back into the chatbot and the session state, only when the server made
+    it: its signature must match, so no client-written Markdown reaches the chatbot unfiltered (the
+    answers in it passed `answer_markdown` when they were made) and no forged record can be voted on.
+    Anything else (forged, altered, an older format, over the size bounds, a value the server cannot
+    decrypt) starts a fresh conversation, without a word in the log."""
+    fresh: tuple[list, list, list, dict] = ([], [], [], {})
+    if not isinstance(saved, dict) or saved.get("v") != 2 or not isinstance(saved.get("sig"), str):
+        return fresh
     messages, turns, records = saved.get("messages"), saved.get("turns"), saved.get("records")
     if not (isinstance(messages, list) and isinstance(turns, list) and isinstance(records, dict)):
-        return [], [], [], {}
+        return fresh
+    if len(messages) > SAVED_MESSAGES or len(turns) > HISTORY_TURNS or len(records) > SAVED_MESSAGES:
+        return fresh
+    try:
+        body = _canonical({"v": 2, "messages": messages, "turns": turns, "records": records})
+    except (TypeError, ValueError, RecursionError):
+        return fresh
+    if len(body) > RESTORE_MAX_CHARS * 4 or \
+            not _same(saved["sig"], hmac.new(key, body, hashlib.sha256).hexdigest()):
+        return fresh
     if not all(isinstance(m, dict) and m.get("role") in ("user", "assistant") and isinstance(m.get("content"), str)
                for m in messages):
-        return [], [], [], {}
+        return fresh
+    if sum(len(m["content"]) for m in messages) > RESTORE_MAX_CHARS:
+        return fresh
+    records = {k: r for k, r in records.items() if verified_record(key, r) is not None}
     return messages, messages, turns, records
 
 
 def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
     readers = Readers(runtime.settings)
     votes = Votes(feedback, runtime.settings.feedback_per_minute)
+    key = server_key(runtime.settings, "chat records")  # replicas sharing reader_secret share it
 
     async def respond(question: str, messages: list, turns: list, records: dict, request: gr.Request = None):
         question = (question or "").strip()
@@ -171,16 +235,21 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
             yield "", messages, messages, turns, records
             return
         messages = [*messages, *answer_messages(answer, runtime.settings.link_hosts)]
-        records = {**records, str(len(messages) - (2 if answer.citations else 1)): _record(answer)}
+        records = {**records, str(len(messages) - (2 if answer.citations else 1)): _record(answer, key)}
+        # A session's memory stays bounded however long it chats (R178): the oldest messages leave.
+        messages, records = newest(messages, records, LIVE_MESSAGES)
         # Clipped to the tutor's bound, so one over-long message cannot break later turns (#13, finding 8).
         keep = runtime.settings.max_turn_chars
         turns = [*turns, {"role": "user", "content": question[:keep]}, {"role": "assistant", "content": answer.answer[:keep]}]
         yield "", messages, messages, turns, records
 
     def on_like(records: dict, data: gr.LikeData, request: gr.Request) -> None:
-        index = data.index[0] if isinstance(data.index, (list, tuple)) else data.index
-        record = records.get(str(index))
-        if record is None or not isinstance(data.liked, bool):
+        index = data.index[0] if isinstance(data.index, (list, tuple)) and data.index else data.index
+        if not isinstance(index, int) or isinstance(index, bool) or not isinstance(data.liked, bool):
+            return
+        # Only a record this server signed (R176): a forged or malformed one is no vote and no traceback.
+        record = verified_record(key, (records or {}).get(str(index)) if isinstance(records, dict) else None)
+        if record is None:
             return
         # One vote per answer per session and reader; a second click changes it (issue 13, finding 9).
         vote = f"{getattr(request, 'session_hash', None) or ''}:{index}"
@@ -195,7 +264,13 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
                     duration=3)
 
     def reset():
-        return [], [], [], {}, saved_conversation([], [], {})
+        return [], [], [], {}, saved_conversation([], [], {}, key)
+
+    def keep_conversation(messages: list, turns: list, records: dict) -> dict[str, Any]:
+        return saved_conversation(messages, turns, records, key)
+
+    def restore(saved: Any) -> tuple[list, list, list, dict]:
+        return restored_conversation(saved, key)
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         messages = gr.State([])
@@ -203,7 +278,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         records = gr.State({})
         # The conversation kept in the browser's localStorage (Gradio encrypts it with the server's key),
         # so a reload shows it again.
-        saved = gr.BrowserState(saved_conversation([], [], {}), storage_key="s2r-conversation")
+        saved = gr.BrowserState(saved_conversation([], [], {}, key), storage_key="s2r-conversation")
         gr.Markdown(INTRO)
         with gr.Tabs(overflow_behavior="wrap"):  # on a phone every tab stays one tap away (#15)
             with gr.Tab("问答 Chat", id="chat"):
@@ -249,7 +324,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         # API call at the limiter (chat p50 6 s against the API's 0.2 s).
         chat_io = dict(inputs=[box, messages, turns, records], outputs=[box, chatbot, messages, turns, records],
                        concurrency_limit=runtime.settings.chat_in_flight, concurrency_id="s2r-chat")
-        keep = dict(fn=saved_conversation, inputs=[messages, turns, records], outputs=saved, show_progress="hidden",
+        keep = dict(fn=keep_conversation, inputs=[messages, turns, records], outputs=saved, show_progress="hidden",
                     concurrency_limit=None, api_visibility="private")
         box.submit(respond, **chat_io).then(**keep)
         send.click(respond, **chat_io).then(**keep)
@@ -257,7 +332,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         chatbot.option_select(_selected_text, None, box).then(respond, **chat_io).then(**keep)
         chatbot.like(on_like, [records], None)
         chatbot.clear(reset, None, [chatbot, messages, turns, records, saved])  # the chatbot's trash icon
-        demo.load(restored_conversation, [saved], [chatbot, messages, turns, records], show_progress="hidden",
+        demo.load(restore, [saved], [chatbot, messages, turns, records], show_progress="hidden",
                   concurrency_limit=None, api_visibility="private")
     return demo
 

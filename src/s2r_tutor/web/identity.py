@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import logging
+import os
 import re
 import secrets
 import time
@@ -115,6 +117,46 @@ def verify_token(settings: Settings, token: str) -> str:
         return check_reader_id(claims.get("sub"))
     except ReaderTokenError:
         raise ReaderTokenError("the reader token is not valid") from None
+
+
+KEY_FILE = "server.key"  # in the data folder (var/) beside the study store, mode 0600
+_local_keys: dict[str, bytes] = {}
+
+
+def server_key(settings: Settings, purpose: str) -> bytes:
+    """A key only this server (and replicas sharing its secret) knows, for signing what it hands a
+    client to give back later (chat records, the admin session). Derived from `reader_secret` when
+    set, so replicas with the same secret accept each other's values; else from a random key kept
+    in the data folder (created once, 0600), so a restart keeps it; else (read-only folder) one random
+    key for this process."""
+    if settings.reader_secret is not None:
+        root = settings.reader_secret.get_secret_value().encode()
+    else:
+        path = settings.study_db.parent / KEY_FILE
+        root = _local_keys.get(str(path)) or _file_key(path)
+        _local_keys[str(path)] = root
+    return hmac.new(root, b"s2r-tutor:" + purpose.encode(), hashlib.sha256).digest()
+
+
+def _file_key(path) -> bytes:
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except (OSError, ValueError):
+        pass
+    key = secrets.token_bytes(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(key.hex())
+    except FileExistsError:  # another process made it first: use theirs
+        try:
+            return bytes.fromhex(path.read_text().strip())
+        except (OSError, ValueError):
+            pass
+    except OSError as exc:
+        log.warning("no key file at %s (%s): signed values last until this process ends", path, exc)
+    return key
 
 
 def new_anonymous_id() -> str:

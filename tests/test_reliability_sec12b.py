@@ -1,6 +1,6 @@
 """Round-12 attacker findings against the chat's kept conversation, notes, /admin (R176-R185 in
 docs/reliability.md), each replayed against a real `s2r-tutor serve` process the way the attacker
-sent it (/work/coord/atk12.md F4c, F4d, F5, F3-content, F6, F7, F8, F11). The server's log is
+sent it (round-12 attacker findings F4c, F4d, F5, F3-content, F6, F7, F8, F11; R176-R183). The server's log is
 checked on teardown: no traceback from anything the clients sent."""
 
 from __future__ import annotations

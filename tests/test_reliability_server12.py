@@ -1,4 +1,4 @@
-"""Round 12's attacks on the server itself (/work/coord/atk12.md F1, F2, F3, F4, F9, F11), replayed
+"""Round 12's attacks on the server itself (the round-12 attacker findings F1, F2, F3, F4, F9, F11; docs/reliability.md R170-R175), replayed
 against a live `s2r-tutor serve` process on loopback with a small connection cap (R170–R175 in
 docs/reliability.md): a quadratic Cookie header, event streams that fill every connection, deep
 links, JSON nested past the recursion limit, the log limit on child loggers, Gradio's start-up and

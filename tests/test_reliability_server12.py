@@ -50,6 +50,15 @@ def test_backslash_cookie_pairs_are_dropped_and_ours_kept():
     """R170, the guard alone: a pair holding a backslash goes, every other pair stays as it was."""
     ours = f"{COOKIE}={new_anonymous_id()}"
     assert without_backslash_pairs(f'a=1; b="\\"x\\""; {ours}; c=2'.encode()) == f"a=1; {ours}; c=2".encode()
+    # a quoted value holding ';' beside ours: both of its pieces go, ours stays readable (round 13, N2:
+    # the unclosed 'x="a' made SimpleCookie stop there, and the reader got a new anonymous cookie)
+    kept = without_backslash_pairs(f'x="a;\\"b"; {ours}'.encode()).decode()
+    assert kept == ours
+    from http.cookies import SimpleCookie
+
+    jar = SimpleCookie()
+    jar.load(kept)
+    assert jar[COOKIE].value == ours.split("=", 1)[1]
     seen = {}
 
     async def app(scope, receive, send):

@@ -18,8 +18,12 @@ COOKIE = b"cookie"
 
 
 def without_backslash_pairs(value: bytes) -> bytes:
-    """'a=1; b="\\"x"; c=2' -> 'a=1; c=2' (linear: one split, one scan per pair)."""
-    return b"; ".join(p.strip() for p in value.split(b";") if b"\\" not in p and p.strip())
+    """'a=1; b="\\"x"; c=2' -> 'a=1; c=2' (linear: one split, one scan per pair). The split ignores
+    quotes, so a quoted value holding ';' leaves a piece with an unclosed quote ('x="a' of 'x="a;\\"b"'):
+    that piece goes too, since `SimpleCookie` stops at it and would lose every pair after it, our
+    reader cookie included (a new anonymous reader, and the reader's own cookie overwritten)."""
+    return b"; ".join(p.strip() for p in value.split(b";")
+                      if p.strip() and b"\\" not in p and p.count(b'"') % 2 == 0)
 
 
 class CookieGuard:
@@ -40,7 +44,7 @@ class CookieGuard:
             if scope["type"] != "http":
                 return None  # a websocket refused before accept is closed by the server
             return await deny(431, f"the Cookie header is larger than {self.max_bytes} bytes")(scope, receive, send)
-        if any(b"\\" in v for v in cookies):
+        if any(b"\\" in v for v in cookies):  # without one, no pair can be cut open by the split
             headers = []
             for k, v in scope["headers"]:
                 if k == COOKIE:

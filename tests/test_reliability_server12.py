@@ -47,7 +47,8 @@ def _timed(base: str, path: str, **kw) -> tuple[int, float]:
 # -- R170: the Cookie header ---------------------------------------------------------------------
 
 def test_backslash_cookie_pairs_are_dropped_and_ours_kept():
-    """R170, the guard alone: a pair holding a backslash goes, every other pair stays as it was."""
+    """R170 and R184, the guard alone: a pair holding a backslash goes, every other pair stays as it was,
+    and a quoted pair cut open by the split never hides ours."""
     ours = f"{COOKIE}={new_anonymous_id()}"
     assert without_backslash_pairs(f'a=1; b="\\"x\\""; {ours}; c=2'.encode()) == f"a=1; {ours}; c=2".encode()
     # a quoted value holding ';' beside ours: both of its pieces go, ours stays readable (round 13, N2:

@@ -77,16 +77,21 @@ class StoryMatcher:
         # the stories labelled with the yes/no they ask vote that only: their question tails pulled other
         # stories' factors (b7-082, a fall at a factory, read as payload after a payload story asking "retrain?")
         plain = [i for i, s in enumerate(self.stories) if s.verdict is None]
-        if qv is not None and plain:
-            sims = self.vectors[plain] @ qv
-            top = np.argsort(-sims)[: t.k]
-            best = float(sims[top[0]])
-            weights = [math.exp((float(sims[i]) - best) / t.temperature) for i in top]
-            total = sum(weights)
-            for i, w in zip(top, weights):
-                for key in self.stories[plain[i]].factors:
-                    out[key] += w / total
+        for i, w in self._nearest(qv, plain, t.k):
+            for key in self.stories[i].factors:
+                out[key] += w
         return out
+
+    def _nearest(self, qv: np.ndarray | None, among: list[int], k: int) -> list[tuple[int, float]]:
+        """The `k` stories of `among` nearest to `qv`, each with its softmax weight (`temperature`), summing to 1."""
+        if qv is None or not among:
+            return []
+        sims = self.vectors[among] @ qv
+        top = np.argsort(-sims)[:k]
+        best = float(sims[top[0]])
+        weights = [math.exp((float(sims[i]) - best) / self.t.temperature) for i in top]
+        total = sum(weights)
+        return [(among[i], w / total) for i, w in zip(top, weights)]
 
     def verdict_votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
         """Which yes/no the story asks: the nearest stories labelled with a verdict vote (weights as for
@@ -94,14 +99,8 @@ class StoryMatcher:
         t = self.t
         out = {v.key: 0.0 for v in t.verdicts}
         labelled = [i for i, s in enumerate(self.stories) if s.verdict is not None]
-        if qv is not None and labelled:
-            sims = self.vectors[labelled] @ qv
-            top = np.argsort(-sims)[: t.verdict_k]
-            best = float(sims[top[0]])
-            weights = [math.exp((float(sims[i]) - best) / t.temperature) for i in top]
-            total = sum(weights)
-            for i, w in zip(top, weights):
-                out[self.stories[labelled[i]].verdict] += w / total
+        for i, w in self._nearest(qv, labelled, t.verdict_k):
+            out[self.stories[i].verdict] += w
         q = fold(question)
         # the first kind whose cues match (the table's order: "重新训练" is retrain before it is blame)
         cued = next((v for v in t.verdicts if v.cues is not rd.NEVER and v.cues.search(q)), None)

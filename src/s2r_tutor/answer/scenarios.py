@@ -137,6 +137,13 @@ class _Blocks:
                     out.append(q)
         return out
 
+    def _clauses(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
+        """zh: the clause of a long list sentence that holds the phrase (关节间隙 without the friction and the
+        floor, which the story did not name); English aligns whole sentences only."""
+        if self.w.lang != "zh":
+            return self._cited(refs)
+        return self._spans(tuple((a, _clause(self.w.sentence(a, p), p).rstrip("；;，,")) for a, p in refs))
+
     def _stop(self, quoted: str) -> str:
         """A cited clause said as a sentence: 。 before its marker (zh; English shows whole sentences)."""
         if self.w.lang != "zh":
@@ -219,7 +226,7 @@ class _Blocks:
             if not cited:  # a verdict line with no sentence of its own: the methods say it
                 return lines(line, *self._methods())
             extra = self._blame() if v.key in ("blame", "hardware", "unchanged") else self._methods() if v.key == "fix" else []
-            return lines(line, body, *self._cited(self.extra_cite), *extra)
+            return lines(line, body, *self._clauses(self.extra_cite), *extra)
         if block == "reason":
             # a story's "why" follow-up ("为啥仿真里没考虑到"): the card's reason, not the diagnosis again:
             # the simulation is an approximation that cannot model everything, and this factor's own sentence
@@ -271,9 +278,9 @@ class _Blocks:
             # one sentence that names the story's own factor (blind 12 b12-015: four sentences for "one line for
             # my boss", never saying "lighting"), then the one card sentence of that factor it rests on
             first = self.factors[0]
-            refs = _evidence_for(self.w, first, (first.say or first.evidence)[:1])
+            refs = _evidence_for(self.w, first, first.say or first.evidence[:1])
             return lines(self._frame(self._text("one_line_point", names=re.sub(r"\s*\([^)]*\)", "", first.names[w.lang]))),
-                         *self._cited(tuple(refs)))
+                         " ".join(self._cited(tuple(refs))))
         if block == "deeper":
             if not self.f.followup:
                 return ""
@@ -337,10 +344,12 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             # reliably on site are separated by a whole engineering process), not the four scenarios listed
             # (blind 12 b12-030, b12-064)
             b = _Blocks(w, f, [t.general])
-            said = b._cited((*t.customer_cite, ("solution-engineers", "重点不是")))
-            # zh: the closing span as it stands (without 解决方案人员要知道); English aligns whole sentences only
+            # the engineering-gap line first (what a CTO asking "do your simulation results count here" needs),
+            # zh as the closing span (without 解决方案人员要知道); English aligns whole sentences only
             close = t.customer_close.get(w.lang, ())
             spans = b._spans(close) if close else b._cited((("solution-engineers", "工程化落地"),))
+            said = b._cited((*t.customer_cite, ("solution-engineers", "重点不是")))
+            said, spans = spans, said
             body = " ".join(x for x in [*said, *spans] if x)
             return {"body": lines(w.ledger.frame(f"**{t.text['customer_point'][w.lang]}**"), body)}
         patterns = _section(w, "sc-patterns", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])

@@ -3,8 +3,8 @@ the dev sets and report what the matcher chose, the act, the first citation and 
 
     PYTHONPATH=$PWD/src /work/main/.venv/bin/python scripts/story_dev.py [--show] [--only ID,ID] [--json OUT]
 
-Story cases: every case labelled intent "scenario" (or whose note starts with "story", blind 11) in tests/eval/*.jsonl, docs/blind8/holdout8*.jsonl and
-docs/blind9/holdout9*.jsonl, docs/blind10/holdout10*.jsonl, docs/blind11/holdout11*.jsonl (spent blind sets, used as dev sets). The expected card scenario is the
+Story cases: every case labelled intent "scenario" (or whose note starts with "story", blind 11, or "field story", blind 12) in tests/eval/*.jsonl, docs/blind8/holdout8*.jsonl and
+docs/blind9/holdout9*.jsonl, docs/blind10/holdout10*.jsonl, docs/blind11/holdout11*.jsonl, docs/blind12/holdout12*.jsonl (spent blind sets, used as dev sets). The expected card scenario is the
 first `scenario-*` anchor of expected_sections ("none" when there is none: a story the card has no
 scenario for). Not a test: it prints numbers to compare before and after a change.
 """
@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SETS = [*sorted((ROOT / "tests" / "eval").glob("*.jsonl")), *sorted((ROOT / "docs" / "blind8").glob("holdout8*.jsonl")),
         *sorted((ROOT / "docs" / "blind9").glob("holdout9*.jsonl")), *sorted((ROOT / "docs" / "blind10").glob("holdout10*.jsonl")),
-        *sorted((ROOT / "docs" / "blind11").glob("holdout11*.jsonl"))]
+        *sorted((ROOT / "docs" / "blind11").glob("holdout11*.jsonl")),
+        *sorted((ROOT / "docs" / "blind12").glob("holdout12*.jsonl"))]
 
 
 def cases() -> list[dict]:
@@ -29,7 +30,7 @@ def cases() -> list[dict]:
         for line in f.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 c = json.loads(line)
-                story = c.get("intent") == "scenario" or str(c.get("note") or "").startswith("story")
+                story = c.get("intent") == "scenario" or str(c.get("note") or "").startswith(("story", "field story"))
                 if story and not c.get("out_of_scope"):
                     c["set"] = f.stem
                     out.append(c)

@@ -42,7 +42,7 @@ class Factor:
 #: resembles, a customer-facing explanation, one card sentence, and the deeper reason of a follow-up
 BLOCKS = ("verdict", "cause", "checks", "check1", "methods", "scenario", "customer", "one_line", "deeper", "reason")
 TEXTS = ("cause_point", "general_point", "customer_point", "methods_point", "checks_point", "check1", "no_pattern",
-         "reason_point")
+         "reason_point", "one_line_point")
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,8 @@ class Table:
     uncovered: tuple[tuple[re.Pattern[str], dict[str, str], frozenset[str]], ...] = ()
     # per uncovered key: the card sentences said after its note when no factor of the card matches the story
     uncovered_cite: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # uncovered keys whose card sentences are said under the note even when a factor of the card is named
+    uncovered_lead: frozenset[str] = frozenset()
     # a follow-up in a story conversation: per act, the blocks it shows (not the diagnosis again)
     followup_shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # which yes/no a story asks (the verdict kind): the labelled stories with a "verdict" label vote
@@ -102,6 +104,12 @@ class Table:
                 key = list(self.uncovered_cite)[i] if i < len(self.uncovered_cite) else ""
                 return line[lang], self.uncovered_cite.get(key, ())
         return "", ()
+
+    def uncovered_key(self, question: str, lang: str, first: str = "general") -> str:
+        """The key of the uncovered note `uncovered_for` says ("" when none)."""
+        q = fold(question)
+        keys = list(self.uncovered_cite)
+        return next((keys[i] for i, (cues, _l, when) in enumerate(self.uncovered) if cues.search(q) and first in when), "")
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)
@@ -193,6 +201,7 @@ def parse_table(data: dict) -> Table:
                  cue_second=cue_second, uncovered=_uncovered(data.get("uncovered")),
                  uncovered_cite={u["key"]: _evidence(f"uncovered.{u['key']}.cite", u["cite"]) if u.get("cite") else ()
                                  for u in data.get("uncovered") or []},
+                 uncovered_lead=frozenset(u["key"] for u in data.get("uncovered") or [] if u.get("lead") is True),
                  followup_shapes=_followup_shapes(data.get("followup_shapes")),
                  reason_cite=_evidence("reason.cite", (data.get("reason") or {}).get("cite")),
                  verdict_k=int(rd.number(_TABLE, "match.verdict_k", m.get("verdict_k", 5))),

@@ -137,6 +137,13 @@ class _Blocks:
                     out.append(q)
         return out
 
+    def _clauses(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
+        """zh: the clause of a long list sentence that holds the phrase (关节间隙 without the friction and the
+        floor, which the story did not name); English aligns whole sentences only."""
+        if self.w.lang != "zh":
+            return self._cited(refs)
+        return self._spans(tuple((a, _clause(self.w.sentence(a, p), p).rstrip("；;，,")) for a, p in refs))
+
     def _stop(self, quoted: str) -> str:
         """A cited clause said as a sentence: 。 before its marker (zh; English shows whole sentences)."""
         if self.w.lang != "zh":
@@ -219,7 +226,7 @@ class _Blocks:
             if not cited:  # a verdict line with no sentence of its own: the methods say it
                 return lines(line, *self._methods())
             extra = self._blame() if v.key in ("blame", "hardware", "unchanged") else self._methods() if v.key == "fix" else []
-            return lines(line, body, *self._cited(self.extra_cite), *extra)
+            return lines(line, body, *self._clauses(self.extra_cite), *extra)
         if block == "reason":
             # a story's "why" follow-up ("为啥仿真里没考虑到"): the card's reason, not the diagnosis again:
             # the simulation is an approximation that cannot model everything, and this factor's own sentence
@@ -266,7 +273,14 @@ class _Blocks:
         if block == "one_line":
             # the gap sentence and, when the story names a factor, that factor's card clause: a one-liner
             # about a new IMU that never says "sensors" is no reply (blind 10 b10-006, b10en-004)
-            return " ".join([*self._cited(self.t.one_line_cite), *([] if self.general else self._say())])
+            if self.general:
+                return " ".join(self._cited(self.t.one_line_cite))
+            # one sentence that names the story's own factor (blind 12 b12-015: four sentences for "one line for
+            # my boss", never saying "lighting"), then the one card sentence of that factor it rests on
+            first = self.factors[0]
+            refs = _evidence_for(self.w, first, first.say or first.evidence[:1])
+            return lines(self._frame(self._text("one_line_point", names=re.sub(r"\s*\([^)]*\)", "", first.names[w.lang]))),
+                         " ".join(self._cited(tuple(refs))))
         if block == "deeper":
             if not self.f.followup:
                 return ""
@@ -298,7 +312,12 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     shape = t.shape(act)
     if v.shape is not None and act in ("verdict", "how"):
         return v.shape
-    if v.key in ("blame", "fix", "hardware", "unchanged") and shape[0] != "verdict":
+    if v.shape is not None and v.cues.search(q) and not f.followup:
+        # the question asks that yes/no in so many words ("要不要重新训", "do we need to retrain?") but the act
+        # read is another (check_first, a customer reply): the yes/no is still answered first (blind 12
+        # b12-026, b12en-003 never said whether to retrain)
+        return ("verdict", *shape) if act == "customer_reply" else v.shape
+    if v.key in ("blame", "fix", "hardware", "unchanged", "either", "retrain", "enough") and shape[0] != "verdict":
         # "是不是策略没训好" / "能搞定吗" asked inside a "how do I answer the customer": that yes/no first
         # (a fix verdict's methods follow in the act's own shape when it has a methods block)
         shape = ("verdict", *shape)
@@ -311,9 +330,28 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     blocks that act needs. A story no factor matches gets the card's general gap factors, said to be
     general. A question that tells no story gets the card's scenarios and when to think of Sim2Real."""
     factors = factors_for(f)
+    if not factors and table().uncovered_line(f.own or f.question if not f.followup else f.question, w.lang):
+        # no factor voted, but the story names a cause the card does not list (a cold store in winter): the
+        # note and the card's general causes, not the four scenarios listed (blind 12 b12-010)
+        factors = [table().general]
     if not factors:
         why = lines(w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
                     w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是")))
+        t = table()
+        if (t.asked_act(f.own or f.question if f.followup else f.question) or f.act) == "customer_reply" and not t.one_line.search(fold(f.question)):
+            # "the customer's CTO asks whether our simulation results count on his line; how do I answer": the
+            # words for the customer (the gap, what to judge, and that working in simulation and working
+            # reliably on site are separated by a whole engineering process), not the four scenarios listed
+            # (blind 12 b12-030, b12-064)
+            b = _Blocks(w, f, [t.general])
+            # the engineering-gap line first (what a CTO asking "do your simulation results count here" needs),
+            # zh as the closing span (without 解决方案人员要知道); English aligns whole sentences only
+            close = t.customer_close.get(w.lang, ())
+            spans = b._spans(close) if close else b._cited((("solution-engineers", "工程化落地"),))
+            said = b._cited((*t.customer_cite, ("solution-engineers", "重点不是")))
+            said, spans = spans, said
+            body = " ".join(x for x in [*said, *spans] if x)
+            return {"body": lines(w.ledger.frame(f"**{t.text['customer_point'][w.lang]}**"), body)}
         patterns = _section(w, "sc-patterns", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])
         first_patterns = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
         return {"body": "\n\n".join(x for x in ((patterns, why) if first_patterns else (why, patterns)) if x)}
@@ -323,6 +361,10 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     # cover, said first, then what it does, rather than the general factors said as if they answered it
     asked = f.own or f.question if not f.followup else f.question
     gap_note, gap_cite = table().uncovered_for(asked, w.lang, factors[0].key)
+    if not gap_note and not factors[0].cues.search(fold(asked)):
+        # the strongest factor is only the neighbours' guess, not in the story's words (a hot foundry read as
+        # the floor, blind 12 b12en-011): the note for what the card does not list is said all the same
+        gap_note, gap_cite = table().uncovered_for(asked, w.lang, "general")
     if gap_note and factors != [table().general]:
         # a story about a cause the card does not list keeps only the factors its own words name: the
         # neighbours vote some factor for every story (a wifi dropout read as precision, blind 11 b11-012)
@@ -332,8 +374,17 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             factors = [table().general]
             blocks = _Blocks(w, f, factors)
             gap_note, gap_cite = table().uncovered_for(asked, w.lang, "general")
+        elif named != factors:
+            # the named ones only: a hot foundry's sluggish motors, not the floor the neighbours guessed (b12en-011)
+            factors = named
+            blocks = _Blocks(w, f, factors)
     blocks.uncovered = bool(gap_note)
     shape = story_shape(f)
+    if gap_note and gap_cite and table().uncovered_key(asked, w.lang, factors[0].key) in table().uncovered_lead:
+        # a note whose card sentences are the answer's point (wear: the card's 关节间隙; deformed goods: 未覆盖的
+        # 变化) says them under the note, before any factor (blind 12 b12en-018, b12-047)
+        blocks.extra_cite = gap_cite
+        shape = ("verdict", *[b for b in shape if b != "verdict"])
     if gap_note and factors[0].key == table().catch_all:
         # the catch-all's card scenario (lab to factory) is only a tag for "a new place": for a cold store it
         # reads as an ill-fitting scenario (blind 11 b11-007)

@@ -1,5 +1,5 @@
 """Dev check of the non-story answers (issue 14/17): run the real Tutor on every case of the dev sets
-(tests/eval/*.jsonl and the spent blind sets docs/blind8-11) and write one row per case (act, intent,
+(tests/eval/*.jsonl and the spent blind sets docs/blind8-12) and write one row per case (act, intent,
 refused, answer), then print act accuracy, out-of-scope refused and answerable refused per set.
 Not a test: numbers to compare before and after a change.
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = [*sorted((ROOT / "tests" / "eval").glob("*.jsonl")),
-        *[p for n in (8, 9, 10, 11) for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
+        *[p for n in (8, 9, 10, 11, 12) for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
 
 
 def cases(only: set[str], sets: str) -> list[dict]:

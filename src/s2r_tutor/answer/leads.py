@@ -125,6 +125,13 @@ class Leads:
             raise AnswerDataError("data/leads.json lead_only_for: expected {topic: [[anchor, phrase], ...]} with known topics")
         self.only_for = {t: _refs(f"lead_only_for.{t}", refs) for t, refs in only.items()}
         self.conditions = _conditions(data.get("compare_conditions", []))
+        unranked = data.get("compare_unranked")
+        if unranked is not None and not (isinstance(unranked, dict) and isinstance(unranked.get("verdict"), dict)
+                                         and all(isinstance(unranked["verdict"].get(k), str) for k in ("zh", "en"))):
+            raise AnswerDataError("data/leads.json compare_unranked: needs 'cue' and 'verdict' {zh, en}")
+        # "which one should we pick" with no condition the card ties to a side: say the card does not rank them
+        self.unranked = None if unranked is None else (_pattern("compare_unranked.cue", unranked.get("cue")),
+                                                       dict(unranked["verdict"]))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
         purposes = data.get("purposes", {})
@@ -227,6 +234,8 @@ class Leads:
         for c in self.conditions:
             if not c.cue.search(question):
                 continue
+            if all(x in c.fits for x in sides):
+                continue  # both sides fit it ("no real data": domain randomization vs robust policy): no verdict
             fit = next((x for x in sides if x in c.fits), None)
             against = next((x for x in sides if x in c.against), None)
             if fit is None and against is not None and len(sides) == 2:
@@ -235,6 +244,12 @@ class Leads:
             if fit is not None and fit not in c.against and (against is not None or not c.against):
                 return c, fit, against
         return None
+
+    def unranked_verdict(self, question: str, lang: str) -> str | None:
+        """The "the card does not rank them" line for a comparison that asks which side to pick."""
+        if self.unranked is None or not self.unranked[0].search(question):
+            return None
+        return self.unranked[1][lang]
 
     def never_for(self, intent: Intent) -> tuple[Ref, ...]:
         """The sentences that never lead an answer on `intent`: never_lead, and what leads only another topic."""

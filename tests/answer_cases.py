@@ -169,7 +169,7 @@ FOLLOWUPS = [
 ]
 
 # A second held-out batch, written after the rules were frozen on 2026-12-02 and run once for the
-# report (docs/answering.md); later fixes are noted there.
+# report (docs/answering-history.md, "Refusal calibration"); later fixes are noted there.
 HELD_OUT_2 = [
     ("能不能通俗讲讲 sim2real 是个什么东西", "definition"),
     ("In plain words, what does sim-to-real transfer mean?", "definition"),
@@ -205,7 +205,7 @@ OUT_OF_SCOPE_HELD_OUT_2 = [
 
 # Batches 3, 4 and 5, written on 2026-12-02 after the blind holdout (tests/eval/holdout.jsonl) showed
 # 0.625 intent accuracy and 3 false refusals; each run once before any rule changed for it
-# (docs/answering.md has the first-run numbers), then fixed with general cue families. Tuned now.
+# (docs/answering-history.md has the first-run numbers), then fixed with general cue families. Tuned now.
 BATCH_3 = [
  ("sim2real 用三十秒给老板讲清楚", "definition"),
  ("Could you give me a one-paragraph explanation of sim-to-real for a sales deck?", "definition"),

@@ -1,4 +1,4 @@
-"""Composition fixes from the blind-10 graders (docs/answering.md, 'Composition from blind set 10').
+"""Composition fixes from the blind-10 graders (docs/answering-history.md, 'Composition from blind set 10').
 Each test uses a wording of its own (never a spent blind question) and the real card."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Composition and turn fixes from the blind-11 graders (docs/answering.md, 'Blind set 11, non-story').
+"""Composition and turn fixes from the blind-11 graders (docs/answering-history.md, 'Blind set 11, non-story').
 Each test uses a wording of its own (never a spent blind question) and the real card."""
 
 from __future__ import annotations

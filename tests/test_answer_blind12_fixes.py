@@ -1,4 +1,4 @@
-"""Composition fixes from the blind-12 graders (docs/answering.md, 'Blind set 12, non-story').
+"""Composition fixes from the blind-12 graders (docs/answering-history.md, 'Blind set 12, non-story').
 Each test uses a wording of its own (never a spent blind question) and the real card."""
 
 from __future__ import annotations

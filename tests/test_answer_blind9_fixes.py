@@ -1,4 +1,4 @@
-"""Composition fixes from the blind-9 graders (docs/answering.md, 'Composition and acts from blind set 9').
+"""Composition fixes from the blind-9 graders (docs/answering-history.md, 'Composition and acts from blind set 9').
 Each test uses a wording of its own (never a spent blind question) and the real card."""
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ DEV_INTENTS = DEV + COLLOQUIAL_DEV + BATCH_3 + BATCH_4 + BATCH_5
 def test_dev_intent_accuracy(ask):
     """A threshold over the labelled lists, not one phrasing per test (issue 14). These questions are
     also labelled examples in data/acts.jsonl, so the bar is high; holdout4-6 (not examples) are the
-    estimate for new phrasings (docs/answering.md)."""
+    estimate for new phrasings (docs/answering-history.md)."""
     answers = [(ask(q), label) for q, label in DEV_INTENTS]
     assert not [q for (a, _), (q, _) in zip(answers, DEV_INTENTS) if a.refused]
     assert sum(a.intent == label for a, label in answers) / len(answers) >= 0.97

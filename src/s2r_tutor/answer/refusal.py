@@ -1,6 +1,6 @@
 """The out-of-scope decision and the one refusal text.
 
-Signals, strongest first (numbers measured in docs/answering.md):
+Signals, strongest first (numbers measured in docs/answering-history.md, "Refusal calibration"):
 1. an injection / creative-writing request            -> refuse
    a tool, product, price or code request the card never covers (Isaac Gym, ROS, "写代码") -> refuse
    (a simulator named beside the real robot - "Isaac 里 99%，上真机一半" - is a transfer question)

@@ -125,7 +125,7 @@ class StoryMatcher:
         found = [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
         if len(found) == 1 and self.t.cue_second is not None:
             # a story that names two causes (slope + oil + a battery pack): a second factor whose cue words
-            # it uses and that its neighbours also vote for (match.cue_second, leave-one-out in answering.md)
+            # it uses and that its neighbours also vote for (match.cue_second, leave-one-out in answering-history.md)
             q, nv = fold(question), self.neighbour_votes(qv)
             more = sorted((f.key for f in self.t.factors if f.key not in found and f.key != self.t.catch_all
                            and f.cues.search(q) and nv[f.key] >= self.t.cue_second), key=lambda k: -nv[k])

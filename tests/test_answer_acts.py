@@ -244,3 +244,25 @@ def test_a_short_off_topic_turn_after_an_answer_is_still_refused(tutor):
     first = tutor.ask("域随机化是什么？")
     history = [{"role": "user", "content": "域随机化是什么？"}, {"role": "assistant", "content": first.answer}]
     assert tutor.ask("今晚吃火锅怎么样", history).refused
+
+
+# Generic one-liners that were labelled (from cases/dev) before a later blind writer happened to type the
+# same words; they are kept because removing them would only hide a coincidence, not undo a copy.
+_KNOWN_COINCIDENCES = {
+    "What is the reality gap?", "simpler please", "What's a robust policy?", "六轴机械臂的逆运动学怎么求解",
+    "What's the capital of Australia?", "what is domain randomization",
+}
+
+
+def test_labelled_examples_do_not_copy_a_graded_blind_set():
+    """docs/blind*/ hold the sets graded blind; a question copied from one into data/acts.jsonl would make
+    that set (and any later rerun of it) measure memory, not generalisation. tests/eval/holdout{,2,3} were
+    folded into the examples on purpose (their rows say so in `src`), so only the graded sets are checked."""
+    asked = {
+        json.loads(line)["question"].strip()
+        for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
+        for line in f.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
+    copied = {e.question.strip() for e in load_examples()} & asked
+    assert asked and copied <= _KNOWN_COINCIDENCES, sorted(copied - _KNOWN_COINCIDENCES)

@@ -1,0 +1,123 @@
+"""Round-13 re-attack findings still open after round 13 (docs/reliability.md "What is not covered":
+N1, N5, N3), replayed against a live `s2r-tutor serve` process on loopback and then closed (R185-R187).
+Several client addresses come from one loopback socket the way they do behind the documented proxy:
+uvicorn trusts 127.0.0.1's `X-Forwarded-For` (its default FORWARDED_ALLOW_IPS), so each header value
+is a client address to the app, exactly as the rest of the app reads it."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import httpx
+import pytest
+from reliability_support import serve_process
+
+CAP = 40
+ADMIN = "admin-token-sec14-0123456789"
+ATTACKER = "203.0.113.66"
+
+
+@pytest.fixture(scope="module")
+def live(settings, tmp_path_factory):
+    """(base URL, port, var folder, log path) of a server capped at 40 connections, with /admin on."""
+    var = tmp_path_factory.mktemp("var-sec14")
+    env = {"GRADIO_TEMP_DIR": str(var / "gradio"), "S2R_MAX_CONNECTIONS": str(CAP), "S2R_HEADER_TIMEOUT_S": "3",
+           "S2R_HEARTBEAT_WAIT_S": "2", "S2R_ADMIN_TOKEN": ADMIN}
+    with serve_process(settings, var, **env) as (port, _proc, log):
+        yield f"http://127.0.0.1:{port}", port, var, log
+
+
+# -- R185: one client address takes every stream slot (N1) ---------------------------------------
+
+def _open(port: int, path: str, client: str | None = None) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    forwarded = f"X-Forwarded-For: {client}\r\n" if client else ""
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{forwarded}\r\n".encode())
+    return s
+
+
+def _status(s: socket.socket) -> int | None:
+    try:
+        head = s.recv(64)
+        return int(head.split(b" ", 2)[1]) if head else None
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _join(base: str, fn_index: int, session: str, client: str | None = None) -> int:
+    body = {"data": [], "fn_index": fn_index, "session_hash": session, "event_data": None, "trigger_id": None}
+    headers = {"X-Forwarded-For": client} if client else {}
+    return httpx.post(base + "/gradio_api/queue/join", json=body, headers=headers, timeout=30).status_code
+
+
+def stream_attack(base: str, port: int, real: int = 10) -> dict:
+    """The round-13 N1 script: one address joins 30 sessions with the no-input event and holds their
+    heartbeats, then opens heartbeats on 30 unknown hashes; then `real` readers, each from their own
+    address, join and open their heartbeat. Returns the status counts of each group (sockets closed)."""
+    deps = httpx.get(base + "/config", timeout=30).json()["dependencies"]
+    no_inputs = next(d["id"] for d in deps if d["inputs"] == [])
+    tag = str(time.monotonic_ns())[-6:]
+    held: list[socket.socket] = []
+    try:
+        atk = [f"n1atk{tag}x{i}" for i in range(30)]
+        assert all(_join(base, no_inputs, sh, ATTACKER) == 200 for sh in atk)
+        held += [_open(port, f"/gradio_api/heartbeat/{sh}", ATTACKER) for sh in atk]
+        attacker = [_status(s) for s in held]
+        unknown = [_open(port, f"/gradio_api/heartbeat/n1unk{tag}x{i}", ATTACKER) for i in range(30)]
+        held += unknown
+        time.sleep(0.3)
+        # an unknown hash is answered at once when refused (503), else after heartbeat_wait_s (404)
+        unknown_status = [_status(s) for s in unknown]
+        readers = [f"n1real{tag}x{i}" for i in range(real)]
+        for i, sh in enumerate(readers):
+            assert _join(base, no_inputs, sh, f"198.51.100.{i + 1}") == 200
+        mine = [_open(port, f"/gradio_api/heartbeat/{sh}", f"198.51.100.{i + 1}") for i, sh in enumerate(readers)]
+        held += mine
+        real_status = [_status(s) for s in mine]
+        health = httpx.get(base + "/healthz", timeout=30).status_code
+    finally:
+        for s in held:
+            s.close()
+    count = lambda xs: {str(k): xs.count(k) for k in sorted(set(xs), key=str)}
+    return {"attacker": count(attacker), "attacker_unknown": count(unknown_status), "real": count(real_status),
+            "healthz": health}
+
+
+def test_one_address_cannot_take_every_stream_slot(live):
+    """R185 (round-13 re-attack N1): at a cap of 40 connections (30 stream slots), one address that
+    joins 30 sessions and holds their heartbeats, then opens 30 heartbeats on unknown hashes, gets its
+    share (15) and a 503 for the rest; 10 real readers from other addresses then all get their stream
+    (before: the attacker held all 30 slots and every real reader's stream was a 503)."""
+    from s2r_tutor.web.streams import max_streams, per_client_streams
+
+    base, port, *_ = live
+    assert max_streams(CAP, 0.25) == 30 and per_client_streams(30, 0.5) == 15
+    got = stream_attack(base, port, real=10)
+    assert got["attacker"] == {"200": 15, "503": 15}, got
+    # refused at once (503), or, past the 40 connections its 60 sockets try to hold, closed unanswered
+    assert set(got["attacker_unknown"]) <= {"503", "None"} and got["attacker_unknown"].get("503", 0) >= 20, got
+    assert got["real"] == {"200": 10}, got
+    assert got["healthz"] == 200
+    time.sleep(0.5)  # the slots are free again once the sockets close
+    again = _open(port, "/gradio_api/heartbeat/nosuchhash", ATTACKER)
+    assert _status(again) == 404  # waited heartbeat_wait_s for a session, not refused
+    again.close()
+
+
+def test_a_proxy_address_is_shared_not_capped(live):
+    """R185, the proxy case (N4): requests that reach the server with the address of a proxy that
+    passes no client address (loopback by default, `stream_shared_clients`) stand for many readers:
+    only the total stream cap applies to them, so 20 readers behind it (over one address's share of 15)
+    all get their streams; a client behind the same proxy can still fill the total (documented)."""
+    base, port, *_ = live
+    deps = httpx.get(base + "/config", timeout=30).json()["dependencies"]
+    no_inputs = next(d["id"] for d in deps if d["inputs"] == [])
+    sessions = [f"n4proxy{i}" for i in range(20)]
+    assert all(_join(base, no_inputs, sh) == 200 for sh in sessions)
+    held = [_open(port, f"/gradio_api/heartbeat/{sh}") for sh in sessions]
+    try:
+        assert [_status(s) for s in held] == [200] * 20
+    finally:
+        for s in held:
+            s.close()

@@ -121,3 +121,72 @@ def test_a_proxy_address_is_shared_not_capped(live):
     finally:
         for s in held:
             s.close()
+
+
+# -- R186: an /admin logout on one replica, or before a restart (N5) -----------------------------
+
+def admin_logout_scenario(settings, base: str, var, tmp_path) -> dict:
+    """Log in on replica A (`base`), check the cookie on a second replica B on the same store, log out
+    on A, then try the cookie on A, on B, and on B restarted. Returns the /admin status of each step."""
+    env = {"S2R_ADMIN_TOKEN": ADMIN, "S2R_STUDY_DB": str(var / "study.sqlite3"),
+           "S2R_FEEDBACK_FILE": str(var / "feedback.jsonl")}
+    admin = lambda url, cookie: httpx.get(url + "/admin", headers={"Cookie": f"s2r_admin={cookie}"},
+                                          timeout=120).status_code
+    r = httpx.post(base + "/admin/login", data={"token": ADMIN}, follow_redirects=False, timeout=60)
+    assert r.status_code == 303
+    cookie = r.cookies["s2r_admin"]
+    out = {}
+    (tmp_path / "b1").mkdir()
+    (tmp_path / "b2").mkdir()
+    with serve_process(settings, tmp_path / "b1", GRADIO_TEMP_DIR=str(tmp_path / "g1"), **env) as (port, _, _log):
+        other = f"http://127.0.0.1:{port}"
+        out["B before logout"] = admin(other, cookie)
+        httpx.post(base + "/admin/logout", headers={"Cookie": f"s2r_admin={cookie}"}, timeout=30)
+        out["A after logout"] = admin(base, cookie)
+        out["B after logout"] = admin(other, cookie)
+    with serve_process(settings, tmp_path / "b2", GRADIO_TEMP_DIR=str(tmp_path / "g2"), **env) as (port, _, _log):
+        restarted = f"http://127.0.0.1:{port}"
+        out["B restarted"] = admin(restarted, cookie)
+        fresh = httpx.post(restarted + "/admin/login", data={"token": ADMIN}, follow_redirects=False, timeout=60)
+        out["a new login on B"] = admin(restarted, fresh.cookies["s2r_admin"])
+    return out
+
+
+def test_admin_logout_holds_on_every_replica_and_across_a_restart(live, settings, tmp_path):
+    """R186 (round-13 re-attack N5): a logged-out /admin cookie is refused by the replica that served
+    the logout, by another replica on the same store, and by a replica started after the logout (before:
+    the revocation lived in the one process's memory, so B and any restarted replica still let it in
+    until it expired, `admin_session_s`); a new login still works. The ended-session rows expire."""
+    base, _port, var, _log = live
+    got = admin_logout_scenario(settings, base, var, tmp_path)
+    assert got == {"B before logout": 200, "A after logout": 401, "B after logout": 401, "B restarted": 401,
+                   "a new login on B": 200}, got
+
+
+def test_ended_admin_sessions_are_bounded(tmp_path):
+    """R186: the table of ended sessions keeps a row only until that session would have expired; each
+    logout sweeps the expired ones, and a store that cannot be read refuses the cookie (no 500)."""
+    from pydantic import SecretStr
+
+    from s2r_tutor.settings import Settings
+    from s2r_tutor.store import Store
+    from s2r_tutor.store.admin import ended_count
+    from s2r_tutor.web.admin import Sessions
+
+    store = Store(f"sqlite:///{tmp_path / 's.sqlite3'}")
+    now = [1_000_000.0]
+    web = Settings(admin_token=SecretStr(ADMIN), admin_session_s=100, study_db=tmp_path / "s.sqlite3")
+    sessions = Sessions(web, ADMIN, clock=lambda: now[0], store=store)
+    cookies = [sessions.issue() for _ in range(5)]
+    for c in cookies:
+        sessions.end(c)
+    assert ended_count(store) == 5 and not any(sessions.valid(c) for c in cookies)
+    restarted = Sessions(web, ADMIN, clock=lambda: now[0], store=store)  # no memory of the logouts
+    assert not any(restarted.valid(c) for c in cookies)
+    now[0] += 101  # they have all expired: the next logout sweeps them
+    later = restarted.issue()
+    restarted.end(later)
+    assert ended_count(store) == 1 and not restarted.valid(later)
+    broken = Sessions(web, ADMIN, clock=lambda: now[0], store=Store(f"sqlite:///{tmp_path / 'no' / 'dir' / 'x'}"))
+    (tmp_path / "no").write_text("a file where the folder should be")
+    assert broken.valid(broken.issue()) is False

@@ -190,3 +190,57 @@ def test_ended_admin_sessions_are_bounded(tmp_path):
     broken = Sessions(web, ADMIN, clock=lambda: now[0], store=Store(f"sqlite:///{tmp_path / 'no' / 'dir' / 'x'}"))
     (tmp_path / "no").write_text("a file where the folder should be")
     assert broken.valid(broken.issue()) is False
+
+
+# -- R187: one kept answer voted on again under other sessions (N3) -------------------------------
+
+def _event(base: str, api_name: str, data: list, session: str, event_data=None) -> dict | None:
+    import json
+
+    from reliability_support import gradio_event
+
+    found = {d.get("api_name") or "": d for d in httpx.get(base + "/config", timeout=30).json()["dependencies"]}
+    line = gradio_event(base, {"data": data, "fn_index": found[api_name]["id"], "session_hash": session,
+                               "event_data": event_data, "trigger_id": None})
+    return None if line is None else json.loads(line.removeprefix("data:").strip())
+
+
+def _feedback(var):
+    from s2r_tutor.store import Store
+    from s2r_tutor.web.feedback import FeedbackLog
+
+    return FeedbackLog(Store(f"sqlite:///{var / 'study.sqlite3'}"))
+
+
+def replayed_votes(base: str, var, question: str, replays: int = 4) -> tuple[int, int, list[bool]]:
+    """A cookieless reader asks, keeps the conversation, likes the answer; the kept conversation is then
+    restored in `replays` new sessions (each a new anonymous reader: a reload, or the attacker's replay)
+    and liked in each, and disliked in the last. Returns (rows written, votes counted, counted likes)."""
+    tag = str(time.monotonic_ns())[-6:]
+    first = f"n3ask{tag}"
+    assert _event(base, "respond", [question, None, None, None], first)["success"]
+    kept = _event(base, "keep_conversation", [None, None, None], first)["output"]["data"][0]
+    index = int(next(iter(kept["records"])))
+    log = _feedback(var)
+    rows_before, counted_before = len(log.read()), len(log.votes())
+    like = lambda session, liked: _event(base, "on_like", [None], session,
+                                         event_data={"index": index, "value": "x", "liked": liked})
+    like(first, True)
+    for i in range(replays):
+        session = f"n3replay{tag}x{i}"
+        restored = _event(base, "restore", [kept], session)["output"]["data"]
+        assert restored[0] and len(restored[0]) == len(kept["messages"])  # the reload still restores it
+        like(session, i < replays - 1)
+    mine = [r for r in log.votes() if r["question"] == question]
+    return len(log.read()) - rows_before, len(log.votes()) - counted_before, [r["liked"] for r in mine]
+
+
+def test_a_kept_answer_counts_one_vote_however_often_it_is_restored(live):
+    """R187 (round-13 re-attack N3): a cookieless reader's kept conversation, restored under 4 new
+    sessions (4 new anonymous readers) and liked in each, counts one vote for its answer; the last
+    session's dislike changes that vote rather than adding one (before: 1 + 4 counted votes, 5 likes
+    from one answer). The reload itself still restores the conversation and a vote on it still counts."""
+    base, _port, var, _log = live
+    written, counted, likes = replayed_votes(base, var, "什么是域随机化？", replays=4)
+    assert counted == 1 and likes == [False], (written, counted, likes)
+    assert written == 2  # the first like, then the change; the 3 repeated likes wrote nothing

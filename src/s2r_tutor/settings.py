@@ -262,7 +262,7 @@ class Settings(BaseSettings):
         "client address may hold at once; past it that address gets a 503, so one client holding streams open "
         "leaves the rest to others (R185). 1 turns the per-address cap off")
     stream_shared_clients: list[str] = Field(
-        default_factory=lambda: ["127.0.0.1", "::1"], description="client addresses that stand for many readers "
+        default_factory=lambda: ["127.0.0.1", "::1", "::ffff:127.0.0.1"], description="client addresses that stand for many readers "
         "and so only count against the total stream cap, never the per-address one: a proxy that does not pass "
         "X-Forwarded-For (by default loopback, i.e. a proxy on this host, or the operator). A proxy that passes it "
         "is resolved to each reader's address by uvicorn's trusted-proxy step (FORWARDED_ALLOW_IPS) first")

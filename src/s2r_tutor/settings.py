@@ -257,6 +257,15 @@ class Settings(BaseSettings):
     heartbeat_wait_s: float = Field(
         10.0, gt=0, le=60, description="a chat heartbeat for a session that has not joined an event yet waits this "
         "long for its first event (the page opens the heartbeat just before), then is a 404 (R171)")
+    stream_client_share: float = Field(
+        0.5, gt=0, le=1, description="share of the event-stream slots (max_connections less the reserve) that one "
+        "client address may hold at once; past it that address gets a 503, so one client holding streams open "
+        "leaves the rest to others (R185). 1 turns the per-address cap off")
+    stream_shared_clients: list[str] = Field(
+        default_factory=lambda: ["127.0.0.1", "::1", "::ffff:127.0.0.1"], description="client addresses that stand for many readers "
+        "and so only count against the total stream cap, never the per-address one: a proxy that does not pass "
+        "X-Forwarded-For (by default loopback, i.e. a proxy on this host, or the operator). A proxy that passes it "
+        "is resolved to each reader's address by uvicorn's trusted-proxy step (FORWARDED_ALLOW_IPS) first")
     chat_sessions_max: int = Field(
         1000, gt=0, description="chat sessions whose state the server keeps in memory; the least recently used "
         "beyond it is dropped (Gradio's default is 10,000)")

@@ -77,3 +77,12 @@ legacy_imports = sa.Table(
     sa.Column("skipped", sa.Integer, nullable=False),
     sa.Column("imported_at", sa.Float, nullable=False),
 )
+
+# /admin sessions ended by a logout before they expired (R186): one row per session nonce, until the
+# session would have expired anyway, so every replica and a restarted one refuse the cookie.
+admin_sessions_ended = sa.Table(
+    "admin_sessions_ended", metadata,
+    sa.Column("nonce", sa.Text, primary_key=True),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Index("admin_sessions_ended_expires", "expires_at"),
+)

@@ -51,14 +51,19 @@ MIN_TOKEN_CHARS = 16
 class Sessions:
     """The admin cookie: `<expiry>.<nonce>.<signature>`, signed with a key derived from the server's
     key and the admin token (so a new token ends every session), expiring after `admin_session_s`.
-    Before (F11) it was a fixed sha256 of the token: valid for good, and logout did not end it. A
-    logged-out nonce is remembered until it would have expired (in this process: a replica that did
-    not see the logout still accepts it until expiry)."""
+    Before (F11) it was a fixed sha256 of the token: valid for good, and logout did not end it.
 
-    def __init__(self, settings: Settings, token: str, clock=time.time):
+    A logout writes the session's nonce to the shared store (`store.admin`, R186) until it would have
+    expired, so every replica on that store, and this one after a restart, refuses the cookie (before,
+    the list was in this process's memory: N5). Per nonce rather than a "sessions before T" epoch, so
+    one admin's logout does not end another's session. Only a cookie whose signature and expiry hold
+    reaches the store (one indexed read), so forged cookies cost nothing; when the store cannot be
+    read the cookie is refused (Bearer still works) rather than trusted."""
+
+    def __init__(self, settings: Settings, token: str, clock=time.time, store=None):
         self.key = hmac.new(server_key(settings, "admin session"), token.encode(), hashlib.sha256).digest()
-        self.ttl_s, self.clock = settings.admin_session_s, clock
-        self._ended: dict[str, float] = {}
+        self.ttl_s, self.clock, self.store = settings.admin_session_s, clock, store
+        self._ended: dict[str, float] = {}  # this process's logouts: still refused if the store write failed
         self._lock = threading.Lock()
 
     def _sign(self, body: str) -> str:
@@ -68,23 +73,52 @@ class Sessions:
         body = f"{int(self.clock() + self.ttl_s)}.{secrets.token_urlsafe(16)}"
         return f"{body}.{self._sign(body)}"
 
-    def valid(self, value: str) -> bool:
+    def _signed(self, value: str) -> tuple[str, str] | None:
+        """(expiry, nonce) of a cookie this server signed and that has not expired, else None."""
         expiry, _, rest = value.partition(".")
         nonce, _, sig = rest.partition(".")
         if not (expiry.isdigit() and len(expiry) <= 12 and nonce and sig) or len(value) > 200:
-            return False
+            return None
         if not hmac.compare_digest(sig.encode(), self._sign(f"{expiry}.{nonce}").encode()):
+            return None
+        return (expiry, nonce) if int(expiry) > self.clock() else None
+
+    def valid(self, value: str) -> bool:
+        """Blocking when a store is set (one read): call it from a thread in async code."""
+        signed = self._signed(value)
+        if signed is None:
             return False
         with self._lock:
-            return int(expiry) > self.clock() and nonce not in self._ended
+            if signed[1] in self._ended:
+                return False
+        if self.store is None:
+            return True
+        from ..store.admin import session_ended
+
+        try:
+            return not session_ended(self.store, signed[1])
+        except Exception as exc:  # noqa: BLE001 - a refused cookie and a log line, not a 500
+            log.warning("admin: cannot check the session against the store, refusing the cookie: %s", exc)
+            return False
 
     def end(self, value: str) -> None:
-        if self.valid(value):
-            expiry, nonce, _ = value.split(".", 2)
-            now = self.clock()
-            with self._lock:
-                self._ended = {n: t for n, t in self._ended.items() if t > now}  # forget what expired anyway
-                self._ended[nonce] = float(expiry)
+        """Blocking when a store is set (one write)."""
+        signed = self._signed(value)
+        if signed is None:
+            return
+        expiry, nonce = float(signed[0]), signed[1]
+        now = self.clock()
+        with self._lock:
+            self._ended = {n: t for n, t in self._ended.items() if t > now}  # forget what expired anyway
+            self._ended[nonce] = expiry
+        if self.store is not None:
+            from ..store.admin import end_session
+
+            try:
+                end_session(self.store, nonce, expiry, now)
+            except Exception as exc:  # noqa: BLE001
+                log.warning("admin: logout not recorded in the store (other replicas accept the cookie "
+                            "until it expires): %s", exc)
 
 
 def authorized(request: Request, token: str, sessions: Sessions) -> bool:
@@ -260,7 +294,9 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
 
     if token() and len(token()) < MIN_TOKEN_CHARS:  # Settings refuses it too; a model_copy skips that check
         raise ValueError(f"admin_token must be at least {MIN_TOKEN_CHARS} characters (e.g. `openssl rand -hex 16`)")
-    sessions = Sessions(settings, token()) if token() else None
+    from ..store import open_store
+
+    sessions = Sessions(settings, token(), store=open_store(settings)) if token() else None
     computing = anyio.Lock()
     logins = RateLimit(settings.admin_login_per_minute, 60.0)
 
@@ -272,10 +308,9 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
         secret = token()
         if not secret:
             return not_found()
-        if not authorized(request, secret, sessions):
+        if not await anyio.to_thread.run_sync(authorized, request, secret, sessions):
             return login_page()
         from ..insights import InsightsError, build, parse_since
-        from ..store import open_store
 
         try:
             since_s = parse_since(since) if since else None
@@ -322,7 +357,8 @@ def install_admin(app: FastAPI, settings: Settings, embedder=None) -> None:
     async def logout(request: Request) -> Response:
         if not token():
             return not_found()
-        sessions.end(request.cookies.get(COOKIE, ""))  # the cookie stops working here, not only in this browser
+        # The cookie stops working everywhere (the shared store), not only in this browser.
+        await anyio.to_thread.run_sync(sessions.end, request.cookies.get(COOKIE, ""))
         response = RedirectResponse("/admin", status_code=303, headers=HEADERS)
         response.delete_cookie(COOKIE, path="/admin")
         return response

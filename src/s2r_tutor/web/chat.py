@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import logging
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import gradio as gr
 
 from ..errors import TutorError, public_message
 from ..models import Answer, Chunk
-from .feedback import CHANGED, LIMITED, UNCHANGED, Feedback, FeedbackLog, Votes
+from .feedback import ANSWER_VOTE, CHANGED, LIMITED, UNCHANGED, Feedback, FeedbackLog, Votes
 from .identity import Readers, server_key
 from .render import (answer_markdown, escape_html, literal_text, section_markdown, section_title, sources_markdown,
                      sources_title, user_text)
@@ -101,7 +102,7 @@ def theme() -> gr.themes.Base:
     return gr.themes.Default(font=SYSTEM_FONTS, font_mono=["ui-monospace", "Menlo", "Consolas", "monospace"])
 
 
-RECORD_FIELDS = {"question": str, "answer": str, "intent": str, "backend": str, "citations": list}
+RECORD_FIELDS = {"id": str, "question": str, "answer": str, "intent": str, "backend": str, "citations": list}
 # What a real kept conversation never reaches (SAVED_MESSAGES messages of a few KB each); past it a
 # restored one starts fresh, so one session holds at most about this much (docs/reliability.md R178).
 # Measured: an answer with its sources block is 0.5-2 KB (30 of them: <60 KB); a question ~20-200 characters.
@@ -121,6 +122,10 @@ def _record(answer: Answer, key: bytes = b"") -> dict[str, Any]:
     """What a like/dislike on this answer records, signed with the server's key: the browser keeps it
     (gr.BrowserState) and gives it back, and a record the server did not make is never voted on."""
     record = {
+        # A random id per answer (R187): the vote key, so one answer counts once however many sessions
+        # or readers restore the conversation it is kept in (round-13 N3: replayed under new sessions,
+        # one answer collected a vote per session). A record from before it (no id) is not voted on.
+        "id": secrets.token_urlsafe(12),
         "question": answer.question, "answer": answer.answer, "intent": answer.intent,
         "backend": answer.backend, "citations": [c.chunk_id for c in answer.citations],
     }
@@ -251,8 +256,9 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         record = verified_record(key, (records or {}).get(str(index)) if isinstance(records, dict) else None)
         if record is None:
             return
-        # One vote per answer per session and reader; a second click changes it (issue 13, finding 9).
-        vote = f"{getattr(request, 'session_hash', None) or ''}:{index}"
+        # One vote per answer, whoever restores it in whichever session; a second click changes it
+        # (issue 13, finding 9; R187).
+        vote = ANSWER_VOTE + record.pop("id")
         client = getattr(getattr(request, "client", None), "host", None) or ""
         outcome = votes.cast(Feedback(liked=data.liked, source="chat", reader=readers.page(request).id,
                                       vote=vote, **record), client=str(client))

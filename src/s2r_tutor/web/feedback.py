@@ -1,9 +1,14 @@
 """Like/dislike feedback from the chat, kept in the shared store (`s2r_tutor.store`).
 
 `FeedbackLog` is the storage (append, read, the latest vote per answer); `Votes` is the policy in
-front of it (issue 13, finding 9: 2,057 likes for one answer in 20 s): one vote per answer per
-session and reader, where a second click changes the vote rather than adding one, and at most
-`Settings.feedback_per_minute` clicks a minute from one reader and from one client address.
+front of it (issue 13, finding 9: 2,057 likes for one answer in 20 s): one vote per answer, where a
+second click changes the vote rather than adding one, and at most `Settings.feedback_per_minute`
+clicks a minute from one reader and from one client address.
+
+The chat's vote key is the answer's own random id (`answer:<id>`, kept in its signed record, R187),
+counted once whoever casts it: a kept conversation restored under other sessions, or by a cookieless
+reader who is a new reader after each reload, cannot vote on the same answer again (round-13 N3).
+Older keys (`<session>:<index>`, before R187) count once per reader, as they did.
 """
 
 from __future__ import annotations
@@ -20,6 +25,13 @@ from ..store import Store
 from ..store import feedback as db
 
 log = logging.getLogger("s2r_tutor.web")
+
+ANSWER_VOTE = "answer:"  # a vote key naming an answer's id: one vote per answer, whoever casts it
+
+
+def vote_key(reader: str, vote: str) -> tuple[str, str]:
+    """What one vote is: the answer alone for an answer id, else (reader, vote) as before R187."""
+    return ("", vote) if vote.startswith(ANSWER_VOTE) else (reader, vote)
 
 
 class Feedback(BaseModel):
@@ -56,13 +68,14 @@ class FeedbackLog:
         return db.read(self.store, since=since)
 
     def votes(self) -> list[dict]:
-        """The records that count, oldest first: for each (reader, vote) key only the latest record
-        (a changed vote replaces the earlier one); records without a vote key are all kept."""
+        """The records that count, oldest first: for each vote (`vote_key`: an answer id, or an older
+        (reader, vote) pair) only the latest record (a changed vote replaces the earlier one); records
+        without a vote key are all kept."""
         latest: dict[tuple[str, str], dict] = {}
         loose: list[dict] = []
         for row in self.read():
             if row.get("vote"):
-                key = (str(row.get("reader", "")), str(row["vote"]))
+                key = vote_key(str(row.get("reader", "")), str(row["vote"]))
                 latest.pop(key, None)  # re-insert: the dict keeps the order of the latest records
                 latest[key] = row
             else:
@@ -70,8 +83,8 @@ class FeedbackLog:
         return sorted([*loose, *latest.values()], key=lambda r: str(r.get("ts", "")))
 
     def latest_votes(self) -> dict[tuple[str, str], bool]:
-        """{(reader, vote): liked} as stored: what `Votes` needs to dedupe across a restart."""
-        return {(str(r.get("reader", "")), str(r["vote"])): bool(r.get("liked"))
+        """{vote_key: liked} as stored: what `Votes` needs to dedupe across a restart."""
+        return {vote_key(str(r.get("reader", "")), str(r["vote"])): bool(r.get("liked"))
                 for r in self.votes() if r.get("vote")}
 
 
@@ -123,7 +136,7 @@ class Votes:
     def cast(self, record: Feedback, client: str = "") -> str:
         if not self.limit.allow(f"reader:{record.reader}", f"client:{client}"):
             return LIMITED
-        key = (record.reader, record.vote)
+        key = vote_key(record.reader, record.vote)
         with self._lock:
             if self._seen is None:
                 self._seen = OrderedDict(self.log.latest_votes())

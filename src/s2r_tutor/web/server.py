@@ -48,7 +48,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .limits import BodyLimit
     from .queueguard import GradioEventGuard
     from .runtime import Runtime
-    from .streams import StreamGuard, max_streams
+    from .streams import StreamGuard, max_streams, per_client_streams
 
     settings = settings or Settings()
     owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it
@@ -93,8 +93,10 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     app.add_middleware(GradioFileGuard, blocks=blocks)
     app.add_middleware(GradioEventGuard, blocks=blocks)
     # Outside the event checks, so a stream refused there (a malformed session) takes no stream slot.
-    app.add_middleware(StreamGuard, blocks=blocks, heartbeat_wait_s=settings.heartbeat_wait_s,
-                       max_streams=max_streams(settings.max_connections, settings.stream_reserve_share))
+    streams = max_streams(settings.max_connections, settings.stream_reserve_share)
+    app.add_middleware(StreamGuard, blocks=blocks, heartbeat_wait_s=settings.heartbeat_wait_s, max_streams=streams,
+                       per_client=per_client_streams(streams, settings.stream_client_share),
+                       shared_clients=frozenset(settings.stream_shared_clients))
     install_api(app, settings)
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)

@@ -12,7 +12,15 @@ So, before Gradio sees one:
   just before its first event, so an unknown session's heartbeat waits `heartbeat_wait_s` for that
   event, holding its stream slot, then is a 404;
 - one heartbeat per session (a second is a 409; a reload is a new session), and two `queue/data`
-  streams per session (one, plus the moment a finished one takes to close).
+  streams per session (one, plus the moment a finished one takes to close);
+- one client address holds at most `stream_client_share` of the stream slots (R185): past it a 503
+  for that address only, so a client that joins sessions just to hold their streams open (or keeps
+  heartbeats on unknown hashes) leaves the rest to everyone else. The address is the one the rest of
+  the app uses (`scope["client"]`: uvicorn's proxy-headers step has already put a trusted proxy's
+  `X-Forwarded-For` there). Addresses in `stream_shared_clients` (by default loopback: a proxy on
+  this host that does not pass the client's address, or the operator) stand for many clients and
+  only count against the total: a per-address cap on a proxy's address would give every reader
+  behind it one client's share.
 
 No lifetime is put on a stream: Gradio reads the end of a heartbeat as the tab closing and drops the
 session's state, so cutting a long-open tab's heartbeat would lose its conversation.
@@ -38,13 +46,17 @@ def max_streams(max_connections: int, reserve_share: float) -> int:
 class StreamGuard:
     """ASGI middleware: counts the open event streams and refuses the ones over the limits above."""
 
-    def __init__(self, app, blocks, max_streams: int, heartbeat_wait_s: float):
+    def __init__(self, app, blocks, max_streams: int, heartbeat_wait_s: float,
+                 per_client: int | None = None, shared_clients: frozenset[str] | set[str] = frozenset()):
         self.app = app
         self.blocks = blocks
         self.max_streams = max_streams
         self.heartbeat_wait_s = heartbeat_wait_s
+        self.per_client_max = max_streams if per_client is None else max(1, min(per_client, max_streams))
+        self.shared_clients = frozenset(shared_clients)
         self.open = 0
         self.per_session: Counter[tuple[str, str]] = Counter()
+        self.per_client: Counter[str] = Counter()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -55,10 +67,17 @@ class StreamGuard:
         key = (kind, session)
         if self.per_session[key] >= PER_SESSION[kind]:
             return await deny(409, f"this chat session already has an open {kind} stream")(scope, receive, send)
+        client = client_of(scope)
+        capped = bool(client) and client not in self.shared_clients  # no address: nothing to share by
+        if capped and self.per_client[client] >= self.per_client_max:
+            return await deny(503, "too many open chat streams from your address; close a tab or try again "
+                              "shortly")(scope, receive, send)
         if self.open >= self.max_streams:
             return await deny(503, "too many open chat streams; try again shortly")(scope, receive, send)
         self.open += 1
         self.per_session[key] += 1
+        if capped:
+            self.per_client[client] += 1
         try:
             if kind == "heartbeat" and not await self.joined(session):
                 return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
@@ -68,6 +87,10 @@ class StreamGuard:
             self.per_session[key] -= 1
             if self.per_session[key] <= 0:
                 del self.per_session[key]
+            if capped:
+                self.per_client[client] -= 1
+                if self.per_client[client] <= 0:
+                    del self.per_client[client]
 
     def known(self, session: str) -> bool:
         queue = getattr(self.blocks, "_queue", None)
@@ -82,6 +105,18 @@ class StreamGuard:
                 return False
             await asyncio.sleep(POLL_S)
         return True
+
+
+def per_client_streams(max_streams: int, client_share: float) -> int:
+    """Streams one client address may hold: its share of `max_streams`, at least one."""
+    return max(1, int(max_streams * client_share))
+
+
+def client_of(scope) -> str:
+    """The client's address as the app's other per-address limits read it (`request.client.host`):
+    uvicorn has already resolved a trusted proxy's X-Forwarded-For into it; nothing is parsed again."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
 
 
 def stream_of(scope) -> tuple[str | None, str | None]:

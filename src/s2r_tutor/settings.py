@@ -205,7 +205,7 @@ class Settings(BaseSettings):
         description="portal origins allowed to frame /embed and call the API (CORS, frame-ancestors)",
     )
     feedback_file: Path = Field(
-        default_factory=lambda data: data["home"] / "var" / "feedback.jsonl", description="like/dislike log"
+        default_factory=lambda data: data["home"] / "var" / "feedback.jsonl", description="like/dislike log of installs before the shared store; imported into its feedback table once at start-up"
     )
     study_db: Path = Field(
         default_factory=lambda data: data["home"] / "var" / "study.sqlite3", description="quiz progress and notes"

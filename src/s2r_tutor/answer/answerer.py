@@ -544,7 +544,8 @@ class Answerer:
         """line -> True when a follow-up's supporting line says what the previous answer said, in the words
         the reader sees (an English line by its aligned English): the blind sets' earlier turns paraphrase,
         so an exact match missed them (b12-078 listed the four reasons again under the example asked for)."""
-        if not plan.earlier_answer:
+        if not plan.earlier_answer or plan.intent is Intent.scenario:
+            # a customer story's walkthrough chose its lines from the story (its scenario line is its point)
             return None
         before = said_tokens(plan.earlier_answer)
         share = self.settings.answer.followup_repeat_overlap

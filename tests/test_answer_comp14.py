@@ -101,3 +101,10 @@ def test_a_bad_pros_cons_entry_is_a_load_error(tutor):
                                                                             "cons": []}}}}))
     # a topic whose card states no downside gets no pros-and-cons lead
     assert Leads(card).upsides_downsides(Intent.methods, "域随机化的利弊") is None
+
+
+def test_an_english_claim_keeps_its_verdict_first(tutor):
+    # the train-more claim read by the neighbours used to fail the fit check in English: no verdict at all
+    a = tutor.ask("Will simply piling on more hours of simulation training always cure what goes wrong on the real robot?")
+    assert not a.refused and a.act == "verdict"
+    assert _first(a.answer).lstrip("*").startswith("Not necessarily"), a.answer

@@ -507,7 +507,10 @@ class Answerer:
             return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv, plan.lang)) >= best - margin
         cued = plan.reading is not None and plan.reading.claim_cued  # its own words named it: no fit check
         table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
-        return ((claim if claim is not None and (cued or fits(claim.lead, a.claim_fixed_margin)) else None),
+        # English scores the card's naming lines higher (see lead_fixed_margin_en): a claim the neighbours read
+        # failed the check and its verdict went missing ("is more sim training always the fix?", b12en-024)
+        claim_margin = max(a.claim_fixed_margin, a.lead_fixed_margin_en) if plan.lang == "en" else a.claim_fixed_margin
+        return ((claim if claim is not None and (cued or fits(claim.lead, claim_margin)) else None),
                 (tabled if tabled and fits(tabled, table_margin) else ()))
 
     def _relevance(self, plan: Plan, ledger: Ledger, lead: str):

@@ -108,3 +108,13 @@ def test_an_english_claim_keeps_its_verdict_first(tutor):
     a = tutor.ask("Will simply piling on more hours of simulation training always cure what goes wrong on the real robot?")
     assert not a.refused and a.act == "verdict"
     assert _first(a.answer).lstrip("*").startswith("Not necessarily"), a.answer
+
+
+def test_a_method_and_sim2real_compared_say_the_method_is_one_of_its_four(tutor):
+    a = tutor.ask("鲁棒策略跟sim2real到底算啥关系")
+    assert a.act == "compare" and not a.refused
+    assert _first(a.answer).startswith("鲁棒策略是卡片里 Sim2Real 缩小仿真与现实差距的四种方法之一"), a.answer
+    card = tutor._get_answerer().card
+    with pytest.raises(AnswerDataError, match="compare_part_of"):
+        Leads(card, json.dumps({"compare_part_of": {"whole": "summary"}}))
+    assert Leads(card).part_verdict(["domain-randomization", "robust-policy"], "zh") is None

@@ -649,6 +649,9 @@ class Answerer:
                         picked = sorted(picked, key=lambda c: c.anchor != fit)
                         verdict = ledger.frame(cond.verdict[lang].format(
                             fit=self._side_name(fit, lang), against=self._side_name(against, lang) if against else ""))
+                    elif (part := self.leads.part_verdict(sides, lang)) is not None:
+                        # "sim2real 跟域随机化啥关系": the method is one of the card's four ways (blind 11 b11-043)
+                        verdict = ledger.frame(part[1].format(part=self._side_name(part[0], lang)))
                     elif (unranked := self.leads.unranked_verdict(fold(plan.asked), lang)) is not None:
                         # "which one, when?" with no condition the card ties to a side (blind 12 b12en-020):
                         # the card does not rank them, then one line per side — not a silent list

@@ -183,6 +183,13 @@ class Leads:
         self.pros_cons_labels = {k: tuple(v) for k, v in pc.get("labels", {}).items()}
         self.pros_cons = {t: (_refs(f"pros_cons.{t}.pros", v.get("pros")), _refs(f"pros_cons.{t}.cons", v.get("cons")))
                           for t, v in pc.get("topics", {}).items()}
+        # "sim2real 跟域随机化啥关系": a whole and a part the card lists under it; the relation leads
+        po = data.get("compare_part_of")
+        if po is not None and not (isinstance(po, dict) and isinstance(po.get("whole"), str)
+                                   and isinstance(po.get("parts"), list)
+                                   and all(isinstance(po.get("verdict", {}).get(k), str) for k in ("zh", "en"))):
+            raise AnswerDataError("data/leads.json compare_part_of: needs 'whole', 'parts' and 'verdict' {zh, en}")
+        self.part_of = po
         self.card = card
         self.check()
 
@@ -205,7 +212,8 @@ class Leads:
         a corpus without 04-08 never reaches these leads)."""
         if not self.card.chunk("summary"):
             return
-        for side in list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
+        wholes = [self.part_of["whole"], *self.part_of["parts"]] if self.part_of else []
+        for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
         for where, refs in self.all_refs():
@@ -259,6 +267,13 @@ class Leads:
             if fit is not None and fit not in c.against and (against is not None or not c.against):
                 return c, fit, against
         return None
+
+    def part_verdict(self, sides: list[str], lang: str) -> tuple[str, str] | None:
+        """(the part's anchor, the relation's line with {part} unfilled) when `sides` are the whole and one of its parts."""
+        if not self.part_of or len(sides) != 2 or self.part_of["whole"] not in sides:
+            return None
+        part = next((x for x in sides if x in self.part_of["parts"]), None)
+        return None if part is None else (part, self.part_of["verdict"][lang])
 
     def unranked_verdict(self, question: str, lang: str) -> str | None:
         """The "the card does not rank them" line for a comparison that asks which side to pick."""

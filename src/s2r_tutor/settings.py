@@ -93,6 +93,11 @@ class AnswerSettings(BaseModel):
     lead_fixed_margin: float = Field(0.015, ge=0, description="a claim's or a table-first act's fixed lead is used only "
                                      "when its best sentence's cosine to the question is within this of the best-scoring "
                                      "candidate's (a neighbour's claim of the wrong polarity, blind 8 b8-036)")
+    lead_fixed_margin_en: float = Field(0.06, ge=0, description="lead_fixed_margin for a table sentence when the "
+                                        "reader is English: English questions score the card's definition line "
+                                        "(which names Sim2Real) 0.03-0.05 above a plain-language or example line on "
+                                        "the same topic, so 'explain it like I'm five' led with the definition "
+                                        "(blind 11-12: b11en-010, b12en-008, b12en-019)")
     claim_fixed_margin: float = Field(0.025, ge=0, description="the same check for a claim's lead (a yes/no question's "
                                       "verdict sentence), looser: a story's surface words ('几百万步', '训练') pull the "
                                       "candidates towards the section they name, not the one that answers (blind 9 b9-061)")
@@ -100,6 +105,12 @@ class AnswerSettings(BaseModel):
                                       "the lead's section")
     support_floor: float = Field(0.035, ge=0, description="supporting lines scoring more than this below the best one "
                                  "are left to the sources (not for compare / overview, which ask for the whole set)")
+    followup_repeat_overlap: float = Field(0.5, ge=0, le=1, description="a follow-up's supporting line is left out "
+                                           "when this share of its words (Chinese character pairs, English words) "
+                                           "is in the previous answer: '举个例子？' after the four reasons must not "
+                                           "list the four reasons again (blind 10-12: b10-066, b11-057, b12-078)")
+    half_budget_acts: list[str] = Field(default_factory=lambda: ["simpler", "example"],
+                                        description="acts whose answer is its lead: supporting lines get half the budget")
     floor_acts: list[str] = Field(default_factory=lambda: ["verdict", "customer_reply", "define", "simpler", "example"],
                                   description="acts that ask one point: the support floor applies to them only")
     neighbour_max_oos: float = Field(0.05, ge=0, le=1, description="a question the phrase rules would refuse softly (no "

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import LLMError
 from ..retrieval.glossary import expand_query
+from ..retrieval.alignment import english_of
 from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
 from ..text import detect_language, sentences
@@ -32,7 +33,7 @@ from .scenario_table import check_scenarios
 from .scenario_table import table as story_table
 from .scenarios import factors_for, is_story
 from .story_match import StoryMatcher, load_stories, story_vectors
-from .select import Candidate, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
+from .select import Candidate, said_tokens, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
@@ -61,6 +62,7 @@ class Plan:
     specific: bool = False  # a topic phrase rule other than 'what is' fired: the question names a card topic
     lang: str = "zh"  # the reader's language: an English question is scored against the card's aligned English
     asked: str = ""  # the question's own words (focus.question of a follow-up carries the earlier topic too)
+    earlier_answer: str = ""  # the last assistant turn, follow-up or not: its points are not listed again
 
 
 def _subheadings(text: str) -> set[str]:
@@ -270,7 +272,8 @@ class Answerer:
         focus.followup = bool(previous)
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
-                    asked=question)
+                    asked=question,
+                    earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""))
 
     def _asks_story_fix(self, question: str, own: dict, history: list[Turn], last_user: int) -> bool:
         """A short turn whose only topic is the methods, naming no method, after a customer story."""
@@ -455,6 +458,15 @@ class Answerer:
         return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
             self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
 
+    @staticmethod
+    def _labelled_line(writer: Writer, refs, name: str) -> str:
+        """One bullet labelled `name` quoting each referenced card sentence, cited (sentences of several sections)."""
+        quotes = [q for a, p in refs if (q := writer.quote(a, unnumber(writer.sentence(a, p))))]
+        if not quotes:
+            return ""
+        writer.ledger.frame(f"**{name}**")
+        return f"- **{name}**{'：' if writer.lang == 'zh' else ': '}" + " ".join(quotes)
+
     def _side_name(self, anchor: str, lang: str) -> str:
         """A compared side's name in the reader's language, from its card heading ("03 · 真机微调 Real-world
         Fine-tuning": 真机微调 / Real-world Fine-tuning)."""
@@ -494,8 +506,12 @@ class Answerer:
             sents = [s for a, p in refs for s in self.card.sents(a) if p in s]
             return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv, plan.lang)) >= best - margin
         cued = plan.reading is not None and plan.reading.claim_cued  # its own words named it: no fit check
-        return ((claim if claim is not None and (cued or fits(claim.lead, a.claim_fixed_margin)) else None),
-                (tabled if tabled and fits(tabled, a.lead_fixed_margin) else ()))
+        table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
+        # English scores the card's naming lines higher (see lead_fixed_margin_en): a claim the neighbours read
+        # failed the check and its verdict went missing ("is more sim training always the fix?", b12en-024)
+        claim_margin = max(a.claim_fixed_margin, a.lead_fixed_margin_en) if plan.lang == "en" else a.claim_fixed_margin
+        return ((claim if claim is not None and (cued or fits(claim.lead, claim_margin)) else None),
+                (tabled if tabled and fits(tabled, table_margin) else ()))
 
     def _relevance(self, plan: Plan, ledger: Ledger, lead: str):
         """line -> its best quoted card sentence's cosine to the question, plus lead_section_bonus when
@@ -526,6 +542,28 @@ class Answerer:
             r = score(line)
             return None if r is None else r - (bonus if set(re.findall(r"\[(\d+)\]", line)) & lead_marks else 0.0)
         return score, floor_score
+
+    def _repeated(self, plan: Plan, ledger: Ledger, lang: str):
+        """line -> True when a follow-up's supporting line says what the previous answer said, in the words
+        the reader sees (an English line by its aligned English): the blind sets' earlier turns paraphrase,
+        so an exact match missed them (b12-078 listed the four reasons again under the example asked for)."""
+        if not plan.earlier_answer or plan.intent is Intent.scenario:
+            # a customer story's walkthrough chose its lines from the story (its scenario line is its point)
+            return None
+        before = said_tokens(plan.earlier_answer)
+        share = self.settings.answer.followup_repeat_overlap
+        chunks = {c.chunk_id: c for c in self.tutor.chunks}
+        by_marker = {str(c.marker): chunks[c.chunk_id] for c in ledger.all() if c.chunk_id in chunks}
+
+        def repeated(line: str) -> bool:
+            text = line
+            if lang == "en":
+                found = [(ch, s) for m in re.findall(r"\[(\d+)\]", line) if (ch := by_marker.get(m)) is not None
+                         for s in unit_sentences(line, {m: sentences(ch.text)})]
+                text = " ".join(english_of(ch, s) or "" for ch, s in found)
+            words = said_tokens(text)
+            return bool(words) and len(words & before) >= share * len(words)
+        return repeated
 
     def compose(self, plan: Plan, lang: str, generic: bool | None = None, avoid: str = "",
                 shrink: float = 1.0) -> tuple[str, list]:
@@ -579,7 +617,14 @@ class Answerer:
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
                 tabled = tabled or followed
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
-            if claim is not None:
+            pros_cons = (self.leads.upsides_downsides(plan.intent, fold(plan.asked))
+                         if plan.act == "compare" and claim is None else None)
+            if pros_cons is not None:
+                # "各有啥优缺点" / "pros and cons": the card's upside and its downside, one labelled line each,
+                # before the topic's list of upsides (blind 12 b12-041, b12en-027: only the upsides)
+                lead = "\n".join(self._labelled_line(writer, refs, name)
+                                 for refs, name in zip(pros_cons, self.leads.pros_cons_labels[lang]))
+            elif claim is not None:
                 lead = lead_block(writer, with_predecessors(self.card, claim.lead, self.leads.openers),
                                   (claim.verdict or {}).get(lang))
             elif tabled:
@@ -604,6 +649,9 @@ class Answerer:
                         picked = sorted(picked, key=lambda c: c.anchor != fit)
                         verdict = ledger.frame(cond.verdict[lang].format(
                             fit=self._side_name(fit, lang), against=self._side_name(against, lang) if against else ""))
+                    elif (part := self.leads.part_verdict(sides, lang)) is not None:
+                        # "sim2real 跟域随机化啥关系": the method is one of the card's four ways (blind 11 b11-043)
+                        verdict = ledger.frame(part[1].format(part=self._side_name(part[0], lang)))
                     elif (unranked := self.leads.unranked_verdict(fold(plan.asked), lang)) is not None:
                         # "which one, when?" with no condition the card ties to a side (blind 12 b12en-020):
                         # the card does not rank them, then one line per side — not a silent list
@@ -645,7 +693,9 @@ class Answerer:
                     body += "\n\n" + ledger.frame(f"**{label(lang, 'closest')}**") + "\n\n" + extra
                     must = self._top_markers(plan, ledger, force=True)
             full = a.budget_chars_en if lang == "en" else a.budget_chars
-            budget = int((full // 2 if plan.act == "simpler" else full) * shrink)
+            # simpler, and an example (the example is the answer: blind 10-12 example answers re-listed the
+            # topic's reasons under it, b10-066, b11-033, b12-078): half the budget
+            budget = int((full // 2 if plan.act in a.half_budget_acts else full) * shrink)
             if lead and plan.act != "verdict" and self.leads.one_line is not None \
                     and self.leads.one_line.search(fold(plan.asked)):
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
@@ -665,7 +715,7 @@ class Answerer:
                 relevance = (lambda r: lambda line: 10.0 if line in point else r(line))(relevance)
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
                                        avoid, must, self._measure(lang), floor, plain, lead_first=claim is not None,
-                                       bare_lead=plan.act == "simpler")
+                                       bare_lead=plan.act == "simpler", repeated=self._repeated(plan, ledger, lang))
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])

@@ -171,6 +171,25 @@ class Leads:
                                             bool(m["decline"]), bool(m.get("decisive", False)), asked))
             except (re.error, KeyError) as exc:
                 raise AnswerDataError(f"data/leads.json not_in_card {kind}: {exc}") from exc
+        # "pros and cons of X": one line of the card's upside and one of its downside, per topic whose card
+        # states both (blind 10-12: b10-052, b11-042, b12-041, b12en-027 listed the upsides only)
+        pc = data.get("pros_cons", {})
+        if not isinstance(pc, dict) or any(t not in intents for t in pc.get("topics", {})) or (
+                pc and not all(isinstance(pc.get("labels", {}).get(k), list) and len(pc["labels"][k]) == 2
+                               for k in ("zh", "en"))):
+            raise AnswerDataError("data/leads.json pros_cons: needs 'cue', 'labels' {zh, en: [pro, con]} and "
+                                  "'topics' {topic: {pros: refs, cons: refs}} with known topics")
+        self.pros_cons_cue = _pattern("pros_cons.cue", pc.get("cue"))
+        self.pros_cons_labels = {k: tuple(v) for k, v in pc.get("labels", {}).items()}
+        self.pros_cons = {t: (_refs(f"pros_cons.{t}.pros", v.get("pros")), _refs(f"pros_cons.{t}.cons", v.get("cons")))
+                          for t, v in pc.get("topics", {}).items()}
+        # "sim2real 跟域随机化啥关系": a whole and a part the card lists under it; the relation leads
+        po = data.get("compare_part_of")
+        if po is not None and not (isinstance(po, dict) and isinstance(po.get("whole"), str)
+                                   and isinstance(po.get("parts"), list)
+                                   and all(isinstance(po.get("verdict", {}).get(k), str) for k in ("zh", "en"))):
+            raise AnswerDataError("data/leads.json compare_part_of: needs 'whole', 'parts' and 'verdict' {zh, en}")
+        self.part_of = po
         self.card = card
         self.check()
 
@@ -184,13 +203,17 @@ class Leads:
             yield f"lead_only_for.{t}", refs
         for side, refs in self.purposes.items():
             yield f"purposes.{side}", refs
+        for t, (pros, cons) in self.pros_cons.items():
+            yield f"pros_cons.{t}.pros", pros
+            yield f"pros_cons.{t}.cons", cons
 
     def check(self) -> None:
         """Every referenced sentence must be on the loaded card (skipped when the card is absent:
         a corpus without 04-08 never reaches these leads)."""
         if not self.card.chunk("summary"):
             return
-        for side in list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
+        wholes = [self.part_of["whole"], *self.part_of["parts"]] if self.part_of else []
+        for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
         for where, refs in self.all_refs():
@@ -245,11 +268,24 @@ class Leads:
                 return c, fit, against
         return None
 
+    def part_verdict(self, sides: list[str], lang: str) -> tuple[str, str] | None:
+        """(the part's anchor, the relation's line with {part} unfilled) when `sides` are the whole and one of its parts."""
+        if not self.part_of or len(sides) != 2 or self.part_of["whole"] not in sides:
+            return None
+        part = next((x for x in sides if x in self.part_of["parts"]), None)
+        return None if part is None else (part, self.part_of["verdict"][lang])
+
     def unranked_verdict(self, question: str, lang: str) -> str | None:
         """The "the card does not rank them" line for a comparison that asks which side to pick."""
         if self.unranked is None or not self.unranked[0].search(question):
             return None
         return self.unranked[1][lang]
+
+    def upsides_downsides(self, intent: Intent, question: str) -> tuple[tuple[Ref, ...], tuple[Ref, ...]] | None:
+        """(upside refs, downside refs) when `question` asks for pros and cons of a topic whose card states both."""
+        if self.pros_cons_cue is None or not self.pros_cons_cue.search(question):
+            return None
+        return self.pros_cons.get(intent.value)
 
     def never_for(self, intent: Intent) -> tuple[Ref, ...]:
         """The sentences that never lead an answer on `intent`: never_lead, and what leads only another topic."""

@@ -113,10 +113,25 @@ def unit_sentences(text: str, marker_sents: dict[str, list[str]]) -> list[str]:
     return found
 
 
+_EN_STOP = frozenset("the a an and or of to in on for is are be it its that this with as by at from can may not "
+                     "but so than then there their they them more most all any".split())
+
+
+def said_tokens(text: str) -> set[str]:
+    """What a line says, for a repeat check across paraphrases: Chinese character pairs and English words
+    (no markers, no labels, no stop words)."""
+    text = re.sub(r"\[\d+\]|\*\*[^*\n]+\*\*\s*[：:]?", " ", text).lower()
+    out = {w for w in re.findall(r"[a-z][a-z0-9'-]+", text) if w not in _EN_STOP and len(w) > 2}
+    for run in re.findall(r"[\u3400-\u9fff]+", text):
+        out.update(run[i:i + 2] for i in range(len(run) - 1))
+    return out
+
+
 def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance: Callable[[str], float | None],
                     previous: str = "", must: frozenset[str] = frozenset(), measure: Callable[[str], int] = len,
                     floor: float | None = None, plain: Callable[[str], float | None] | None = None,
-                    lead_first: bool = False, bare_lead: bool = False) -> str:
+                    lead_first: bool = False, bare_lead: bool = False,
+                    repeated: Callable[[str], bool] | None = None) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
@@ -127,7 +142,8 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     A lead sentence that a body line repeats is taken out of that line. `lead_first`: the lead is a
     verdict (a claim's card sentence): a body line that says it and more takes its place only when it
     opens with it, so the answer to a yes/no question is never moved into the middle of a list line
-    (blind 9 b9-057: "可以在仿真或真实环境中训练" third of four items); the list line drops it instead."""
+    (blind 9 b9-057: "可以在仿真或真实环境中训练" third of four items); the list line drops it instead.
+    `repeated(line)`: the line says what the previous answer said in other words; it is left out."""
     said = core(lead)
     before = core(previous)
     lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
@@ -185,6 +201,8 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             continue
         c = core(us[line].text)
         if c and (c in said or (before and c in before)):
+            continue
+        if repeated is not None and repeated(us[line].text):
             continue
         extra = sum(measure(us[i].text) + 1 for i in idx if i not in keep)
         if (keep or lead) and not always[g] and length + extra > (max_chars if forced else budget):

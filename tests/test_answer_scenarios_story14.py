@@ -93,3 +93,12 @@ def test_wear_story_answers_partly_then_backlash(tutor):
     first = _shown(a).split("\n", 1)[0]
     assert first.startswith("部分有关") and not first.startswith("不是")
     assert "关节间隙" in _shown(a)
+
+
+@pytest.mark.parametrize("q,blame", [
+    ("我们怀疑是编码器信号有延迟，这和仿真到现实的差距有关吗", False),
+    ("客户怀疑是我们上周推的软件版本把步态搞坏了", True),
+    ("客户一口咬定怀疑你们模型训得有问题", True),
+])
+def test_suspecting_is_blame_only_when_the_software_is_suspected(q, blame):
+    assert (table().verdict(q).key == "blame") is blame

@@ -31,7 +31,7 @@ from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .scenario_table import check_scenarios
 from .scenario_table import table as story_table
-from .scenarios import factors_for, is_story
+from .scenarios import factors_for, is_story, shaped
 from .story_match import StoryMatcher, load_stories, story_vectors
 from .select import Candidate, said_tokens, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
@@ -213,7 +213,8 @@ class Answerer:
         else:
             intent = detected.intent
             if (intent is not Intent.scenario and in_scope and not ctx.is_followup and is_story(question)
-                    and reading.intents.get(Intent.scenario.value, 0.0) >= story_table().story_vote):
+                    and (reading.intents.get(Intent.scenario.value, 0.0) >= story_table().story_vote
+                         or self.stories.story_share(qv) >= story_table().story_share)):
                 # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is
                 # answered as one, though it names a topic ("这也算 reality gap 吗") or a cost word (blind 11
                 # b11-011, b11-012): the phrase rules and the retrieval prior outweighed the neighbours
@@ -362,7 +363,7 @@ class Answerer:
         if not plan.ranked or plan.focus.anchors or plan.focus.item is not None:
             return None
         top = self.tutor.chunks[plan.ranked[0].idx]
-        if plan.intent is Intent.scenario and factors_for(plan.focus):
+        if plan.intent is Intent.scenario and shaped(plan.focus):
             # a story is answered in its act's shape (scenarios.py): the section search ranks first is not
             # "the closest section" (blind 8 b8-003, b8-017; blind 9: a tail the grader called padding)
             return None
@@ -598,7 +599,7 @@ class Answerer:
                 # The claim's card sentences still may lead (they are checked for fit like any fixed lead).
                 claim = replace(claim, verdict=None)
             tabled = self.leads.lead(plan.intent, plan.act, plan.focus.anchors) \
-                if self.leads.table_leads(plan.intent, plan.act) and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else ()
+                if self.leads.table_leads(plan.intent, plan.act) and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
             table_ok = True
             side_heads: list[str] = []
             if claim is not None or tabled:
@@ -631,7 +632,7 @@ class Answerer:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
                 lead = lead_block(writer, with_predecessors(self.card, tabled, self.leads.openers))
-            elif not (plan.intent is Intent.scenario and factors_for(plan.focus)) \
+            elif not (plan.intent is Intent.scenario and shaped(plan.focus)) \
                     and (plan.intent.value, plan.act) not in self.leads.builder_first:
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);
                 # a list asked for as a list (the steps, the memory hooks) is its own answer, in card order

@@ -91,6 +91,9 @@ class Table:
     verdict_cue: float = 1.0
     verdict_min: float = 0.0  # the least vote that names a kind (below: the default)
     story_vote: float = 1.01  # a told story is answered as one when its act neighbours vote scenario at least this
+    # ... or when at least this share of its nearest labelled stories (scenario_stories.jsonl) are stories,
+    # not the rows labelled factors [] (general questions that merely use a symptom word)
+    story_share: float = 1.01
     reason_cite: tuple[tuple[str, str], ...] = ()  # the card's reason said by a story's "why" follow-up
 
     def uncovered_line(self, question: str, lang: str, first: str = "general") -> str:
@@ -207,7 +210,8 @@ def parse_table(data: dict) -> Table:
                  verdict_k=int(rd.number(_TABLE, "match.verdict_k", m.get("verdict_k", 5))),
                  verdict_cue=rd.number(_TABLE, "match.verdict_cue", m.get("verdict_cue", 1.0)),
                  verdict_min=rd.number(_TABLE, "match.verdict_min", m.get("verdict_min", 0.0)),
-                 story_vote=rd.number(_TABLE, "match.story_vote", m.get("story_vote", 1.01)))
+                 story_vote=rd.number(_TABLE, "match.story_vote", m.get("story_vote", 1.01)),
+                 story_share=rd.number(_TABLE, "match.story_share", m.get("story_share", 1.01)))
 
 
 def _followup_shapes(raw: object) -> dict[str, tuple[str, ...]]:

@@ -100,6 +100,18 @@ def factors_for(f: "Focus") -> list[Factor]:
     return found
 
 
+def shaped(f: "Focus") -> bool:
+    """Whether build_scenario answers in a shape of its own whose first block is the point: a story with
+    factors, or the words for a customer asked without a story ("客户 CTO 问仿真结果在产线上还算数吗，我咋接").
+    The answerer then puts no best-scoring sentence above it (blind 12 b12-030, b12-064 opened with scenario
+    4's customer quote) and adds no "closest section" tail."""
+    t = table()
+    if factors_for(f) or t.uncovered_line(f.own or f.question if not f.followup else f.question, "zh"):
+        return True  # a story's factors, or the card's general ones under a note on what it does not list
+    asked = f.own or f.question if f.followup else f.question
+    return (t.asked_act(asked) or f.act) == "customer_reply" and not t.one_line.search(fold(f.question))
+
+
 class _Blocks:
     """Renders a story answer's blocks; a card sentence or check said once is not said again."""
 
@@ -338,7 +350,7 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         why = lines(w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
                     w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是")))
         t = table()
-        if (t.asked_act(f.own or f.question if f.followup else f.question) or f.act) == "customer_reply" and not t.one_line.search(fold(f.question)):
+        if shaped(f):
             # "the customer's CTO asks whether our simulation results count on his line; how do I answer": the
             # words for the customer (the gap, what to judge, and that working in simulation and working
             # reliably on site are separated by a whole engineering process), not the four scenarios listed

@@ -24,6 +24,7 @@ class Story:
     text: str
     factors: tuple[str, ...]
     verdict: str | None = None  # the yes/no the story asks (a scenarios.json verdict key), when it asks one
+    question: bool = False  # "story_kind": "question": a general question, not a customer's story
 
 
 def load_stories(text: str | None = None) -> list[Story]:
@@ -42,7 +43,12 @@ def load_stories(text: str | None = None) -> list[Story]:
         verdict = row.get("verdict")
         if verdict is not None and verdict not in kinds:
             raise AnswerDataError(f"{src}:{n}: unknown verdict {verdict!r}; choose from {sorted(kinds)}")
-        out.append(Story(story.strip(), tuple(factors), verdict))
+        kind = row.get("story_kind", "story")
+        if kind not in ("story", "question"):
+            raise AnswerDataError(f"{src}:{n}: story_kind must be 'story' or 'question', not {kind!r}")
+        if kind == "question" and (factors or verdict is not None):
+            raise AnswerDataError(f"{src}:{n}: a general question (story_kind 'question') names no factor or verdict")
+        out.append(Story(story.strip(), tuple(factors), verdict, kind == "question"))
     if not out:
         raise AnswerDataError(f"{src}: no labelled stories")
     return out
@@ -76,6 +82,9 @@ class StoryMatcher:
         out = {f.key: 0.0 for f in t.factors}
         # the stories labelled with the yes/no they ask vote that only: their question tails pulled other
         # stories' factors (b7-082, a fall at a factory, read as payload after a payload story asking "retrain?")
+        # general questions (story_kind "question") vote like a story with no factor: a question near them is
+        # told no factor (excluding them named a precision factor for "跟客户讲'仿真跑通了现场就肯定没问题'，这么说OK吗"
+        # and lost its "不是" verdict, blind 11 b11-051)
         plain = [i for i, s in enumerate(self.stories) if s.verdict is None]
         for i, w in self._nearest(qv, plain, t.k):
             for key in self.stories[i].factors:
@@ -92,6 +101,13 @@ class StoryMatcher:
         weights = [math.exp((float(sims[i]) - best) / self.t.temperature) for i in top]
         total = sum(weights)
         return [(among[i], w / total) for i, w in zip(top, weights)]
+
+    def story_share(self, qv: np.ndarray | None) -> float:
+        """The share (softmax weight) of the `k` nearest labelled rows that are customer stories rather than
+        general questions labelled story_kind "question" ("为什么仿真里好好的上真机就不行", "A 型号换到 B 型号为什么不灵"):
+        a told story the act reader read as a topic (one unit of ten falls more, joints worn after a year) is
+        still a story when its neighbours here say so (match.story_share)."""
+        return sum(w for i, w in self._nearest(qv, list(range(len(self.stories))), self.t.k) if not self.stories[i].question)
 
     def verdict_votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
         """Which yes/no the story asks: the nearest stories labelled with a verdict vote (weights as for

@@ -12,6 +12,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import httpx
 import numpy as np
 
 from s2r_tutor.settings import PROJECT_ROOT
@@ -308,3 +309,30 @@ def gradio_event(base: str, body: dict, *, query: str = "", cookies=None, timeou
             if '"process_completed"' in line:
                 return line
     return None
+
+
+# -- raw event-stream clients (R171, R185): a heartbeat or queue stream held open on a socket ------------
+
+def open_stream(port: int, path: str, client: str | None = None) -> socket.socket:
+    """GET `path` on a raw socket and leave it open; `client` is sent as X-Forwarded-For (a trusted proxy's
+    client address, as uvicorn resolves it for loopback)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    forwarded = f"X-Forwarded-For: {client}\r\n" if client else ""
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{forwarded}\r\n".encode())
+    return s
+
+
+def stream_status(s: socket.socket) -> int | None:
+    """The status code the server answered on a stream socket, None when it closed without one."""
+    try:
+        head = s.recv(64)
+        return int(head.split(b" ", 2)[1]) if head else None
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def queue_join(base: str, fn_index: int, session: str, client: str | None = None) -> int:
+    """Join Gradio's queue with event `fn_index` for `session`; the HTTP status."""
+    body = {"data": [], "fn_index": fn_index, "session_hash": session, "event_data": None, "trigger_id": None}
+    headers = {"X-Forwarded-For": client} if client else {}
+    return httpx.post(base + "/gradio_api/queue/join", json=body, headers=headers, timeout=30).status_code

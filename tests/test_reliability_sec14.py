@@ -11,7 +11,7 @@ import time
 
 import httpx
 import pytest
-from reliability_support import serve_process
+from reliability_support import open_stream, queue_join, serve_process, stream_status
 
 CAP = 40
 ADMIN = "admin-token-sec14-0123456789"
@@ -30,25 +30,6 @@ def live(settings, tmp_path_factory):
 
 # -- R185: one client address takes every stream slot (N1) ---------------------------------------
 
-def _open(port: int, path: str, client: str | None = None) -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    forwarded = f"X-Forwarded-For: {client}\r\n" if client else ""
-    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{forwarded}\r\n".encode())
-    return s
-
-
-def _status(s: socket.socket) -> int | None:
-    try:
-        head = s.recv(64)
-        return int(head.split(b" ", 2)[1]) if head else None
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def _join(base: str, fn_index: int, session: str, client: str | None = None) -> int:
-    body = {"data": [], "fn_index": fn_index, "session_hash": session, "event_data": None, "trigger_id": None}
-    headers = {"X-Forwarded-For": client} if client else {}
-    return httpx.post(base + "/gradio_api/queue/join", json=body, headers=headers, timeout=30).status_code
 
 
 def stream_attack(base: str, port: int, real: int = 10) -> dict:
@@ -61,20 +42,20 @@ def stream_attack(base: str, port: int, real: int = 10) -> dict:
     held: list[socket.socket] = []
     try:
         atk = [f"n1atk{tag}x{i}" for i in range(30)]
-        assert all(_join(base, no_inputs, sh, ATTACKER) == 200 for sh in atk)
-        held += [_open(port, f"/gradio_api/heartbeat/{sh}", ATTACKER) for sh in atk]
-        attacker = [_status(s) for s in held]
-        unknown = [_open(port, f"/gradio_api/heartbeat/n1unk{tag}x{i}", ATTACKER) for i in range(30)]
+        assert all(queue_join(base, no_inputs, sh, ATTACKER) == 200 for sh in atk)
+        held += [open_stream(port, f"/gradio_api/heartbeat/{sh}", ATTACKER) for sh in atk]
+        attacker = [stream_status(s) for s in held]
+        unknown = [open_stream(port, f"/gradio_api/heartbeat/n1unk{tag}x{i}", ATTACKER) for i in range(30)]
         held += unknown
         time.sleep(0.3)
         # an unknown hash is answered at once when refused (503), else after heartbeat_wait_s (404)
-        unknown_status = [_status(s) for s in unknown]
+        unknown_status = [stream_status(s) for s in unknown]
         readers = [f"n1real{tag}x{i}" for i in range(real)]
         for i, sh in enumerate(readers):
-            assert _join(base, no_inputs, sh, f"198.51.100.{i + 1}") == 200
-        mine = [_open(port, f"/gradio_api/heartbeat/{sh}", f"198.51.100.{i + 1}") for i, sh in enumerate(readers)]
+            assert queue_join(base, no_inputs, sh, f"198.51.100.{i + 1}") == 200
+        mine = [open_stream(port, f"/gradio_api/heartbeat/{sh}", f"198.51.100.{i + 1}") for i, sh in enumerate(readers)]
         held += mine
-        real_status = [_status(s) for s in mine]
+        real_status = [stream_status(s) for s in mine]
         health = httpx.get(base + "/healthz", timeout=30).status_code
     finally:
         for s in held:
@@ -100,8 +81,8 @@ def test_one_address_cannot_take_every_stream_slot(live):
     assert got["real"] == {"200": 10}, got
     assert got["healthz"] == 200
     time.sleep(0.5)  # the slots are free again once the sockets close
-    again = _open(port, "/gradio_api/heartbeat/nosuchhash", ATTACKER)
-    assert _status(again) == 404  # waited heartbeat_wait_s for a session, not refused
+    again = open_stream(port, "/gradio_api/heartbeat/nosuchhash", ATTACKER)
+    assert stream_status(again) == 404  # waited heartbeat_wait_s for a session, not refused
     again.close()
 
 
@@ -114,10 +95,10 @@ def test_a_proxy_address_is_shared_not_capped(live):
     deps = httpx.get(base + "/config", timeout=30).json()["dependencies"]
     no_inputs = next(d["id"] for d in deps if d["inputs"] == [])
     sessions = [f"n4proxy{i}" for i in range(20)]
-    assert all(_join(base, no_inputs, sh) == 200 for sh in sessions)
-    held = [_open(port, f"/gradio_api/heartbeat/{sh}") for sh in sessions]
+    assert all(queue_join(base, no_inputs, sh) == 200 for sh in sessions)
+    held = [open_stream(port, f"/gradio_api/heartbeat/{sh}") for sh in sessions]
     try:
-        assert [_status(s) for s in held] == [200] * 20
+        assert [stream_status(s) for s in held] == [200] * 20
     finally:
         for s in held:
             s.close()

@@ -15,7 +15,7 @@ import time
 
 import httpx
 import pytest
-from reliability_support import serve_process
+from reliability_support import open_stream, queue_join, serve_process, stream_status
 
 from s2r_tutor.web.cookies import CookieGuard, without_backslash_pairs
 from s2r_tutor.web.identity import COOKIE, new_anonymous_id
@@ -91,23 +91,6 @@ def test_a_quadratic_cookie_costs_nothing_on_any_route(live):
 
 # -- R171: event streams -------------------------------------------------------------------------
 
-def _open(port: int, path: str) -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-    return s
-
-
-def _status(s: socket.socket) -> int | None:
-    try:
-        head = s.recv(64)
-        return int(head.split(b" ", 2)[1]) if head else None
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def _join(base: str, fn_index: int, session: str) -> int:
-    body = {"data": [], "fn_index": fn_index, "session_hash": session, "event_data": None, "trigger_id": None}
-    return httpx.post(base + "/gradio_api/queue/join", json=body, timeout=30).status_code
 
 
 def test_streams_never_take_every_connection(live):
@@ -118,37 +101,37 @@ def test_streams_never_take_every_connection(live):
     base, port, *_ = live
     assert max_streams(CAP, 0.25) == 30
     t0 = time.monotonic()
-    s = _open(port, "/gradio_api/heartbeat/nosuchsession")
-    assert _status(s) == 404 and time.monotonic() - t0 < 5
+    s = open_stream(port, "/gradio_api/heartbeat/nosuchsession")
+    assert stream_status(s) == 404 and time.monotonic() - t0 < 5
     s.close()
 
-    held = [_open(port, f"/gradio_api/heartbeat/atkHB_{i}") for i in range(CAP)]  # the attacker's script
+    held = [open_stream(port, f"/gradio_api/heartbeat/atkHB_{i}") for i in range(CAP)]  # the attacker's script
     time.sleep(0.3)
     status, took = _timed(base, "/healthz")
     assert status == 200 and took < 5, (status, took)
-    assert {_status(s) for s in held} <= {404, 503, None}
+    assert {stream_status(s) for s in held} <= {404, 503, None}
     for s in held:
         s.close()
 
     deps = httpx.get(base + "/config", timeout=30).json()["dependencies"]
     no_inputs = next(d["id"] for d in deps if d["inputs"] == [])
     sessions = [f"r12sess{i}" for i in range(CAP)]
-    assert all(_join(base, no_inputs, sh) == 200 for sh in sessions)
-    held = [_open(port, f"/gradio_api/heartbeat/{sh}") for sh in sessions]
-    statuses = [_status(s) for s in held]
+    assert all(queue_join(base, no_inputs, sh) == 200 for sh in sessions)
+    held = [open_stream(port, f"/gradio_api/heartbeat/{sh}") for sh in sessions]
+    statuses = [stream_status(s) for s in held]
     assert statuses.count(200) == 30 and statuses.count(503) == CAP - 30, statuses
     for path in ("/healthz", "/api/search?q=域随机化"):
         status, took = _timed(base, path)
         assert status == 200 and took < 5, (path, status, took)
     streaming = sessions[statuses.index(200)]
-    again = _open(port, f"/gradio_api/heartbeat/{streaming}")
-    assert _status(again) == 409
+    again = open_stream(port, f"/gradio_api/heartbeat/{streaming}")
+    assert stream_status(again) == 409
     again.close()
     for s in held:
         s.close()
     time.sleep(0.5)
-    back = _open(port, f"/gradio_api/heartbeat/{sessions[-1]}")
-    assert _status(back) == 200  # the slots are free again
+    back = open_stream(port, f"/gradio_api/heartbeat/{sessions[-1]}")
+    assert stream_status(back) == 200  # the slots are free again
     back.close()
 
 
@@ -192,7 +175,7 @@ def test_deep_links_are_neither_made_nor_loaded(live, path):
     base, _, _, gtmp = live
     deps = httpx.get(base + "/config", timeout=30).json()["dependencies"]
     no_inputs = next(d["id"] for d in deps if d["inputs"] == [])
-    assert _join(base, no_inputs, "r12deep") == 200
+    assert queue_join(base, no_inputs, "r12deep") == 200
     r = httpx.get(base + path, params={"session_hash": "r12deep"}, timeout=30)
     assert r.status_code == 404
     saved = gtmp / "deep_links"

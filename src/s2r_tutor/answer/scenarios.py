@@ -158,10 +158,12 @@ class _Blocks:
 
     def _stop(self, quoted: str) -> str:
         """A cited clause said as a sentence: 。 before its marker (zh; English shows whole sentences)."""
-        if self.w.lang != "zh":
-            return quoted
         m = re.search(r"(?:\s*\[\d+\])+$", quoted)
         text, marks = (quoted[: m.start()], m.group(0)) if m else (quoted, "")
+        if self.w.lang != "zh":
+            # a card phrase with no stop of its own ("Sensors have noise and delay [1] Simulation is…") ran into
+            # the next sentence (blind 13 b13en-033)
+            return quoted if not text or text.endswith((".", "!", "?", ":", "。")) else text.rstrip(";, ") + "." + marks
         return quoted if text.endswith(("。", "！", "？")) else text.rstrip("；;，,") + "。" + marks
 
     def _spans(self, refs: tuple[tuple[str, str], ...]) -> list[str]:

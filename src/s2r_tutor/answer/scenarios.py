@@ -158,10 +158,12 @@ class _Blocks:
 
     def _stop(self, quoted: str) -> str:
         """A cited clause said as a sentence: 。 before its marker (zh; English shows whole sentences)."""
-        if self.w.lang != "zh":
-            return quoted
         m = re.search(r"(?:\s*\[\d+\])+$", quoted)
         text, marks = (quoted[: m.start()], m.group(0)) if m else (quoted, "")
+        if self.w.lang != "zh":
+            # a card phrase with no stop of its own ("Sensors have noise and delay [1] Simulation is…") ran into
+            # the next sentence (blind 13 b13en-033)
+            return quoted if not text or text.endswith((".", "!", "?", ":", "。")) else text.rstrip(";, ") + "." + marks
         return quoted if text.endswith(("。", "！", "？")) else text.rstrip("；;，,") + "。" + marks
 
     def _spans(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
@@ -364,9 +366,13 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             said, spans = spans, said
             body = " ".join(x for x in [*said, *spans] if x)
             return {"body": lines(w.ledger.frame(f"**{t.text['customer_point'][w.lang]}**"), body)}
-        patterns = _section(w, "sc-patterns", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])
         first_patterns = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
-        return {"body": "\n\n".join(x for x in ((patterns, why) if first_patterns else (why, patterns)) if x)}
+        if not first_patterns:
+            # a question that tells no story and asks no list ("做方案得先问清客户用哪种算法吗"): the gap and what
+            # to judge answer it; the four scenarios listed after were padding (blind 13 b13-044, b13-040)
+            return {"body": why}
+        patterns = _section(w, "sc-patterns", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])
+        return {"body": "\n\n".join(x for x in (patterns, why) if x)}
     blocks = _Blocks(w, f, factors)
     parts: list[str] = []
     # a story the card covers only in part (cold storage, a heating motor, a wifi dropout): what it does not

@@ -251,6 +251,8 @@ def test_a_short_off_topic_turn_after_an_answer_is_still_refused(tutor):
 _KNOWN_COINCIDENCES = {
     "What is the reality gap?", "simpler please", "What's a robust policy?", "六轴机械臂的逆运动学怎么求解",
     "What's the capital of Australia?", "what is domain randomization",
+    # labelled from tests/eval/cases.jsonl long before blind 13 (b13en) happened to ask it word for word
+    "is sim2real purely a software issue?",
 }
 
 

@@ -234,6 +234,11 @@ class Answerer:
         if in_scope and act == "out_of_scope":  # the neighbours said out of scope, the scope check did not
             act = max((a for a in reading.acts if a != "out_of_scope"), key=lambda a: reading.acts[a])
         focus.act = act
+        if (in_scope and act in ("define", "how", "overview") and not ctx.is_followup and len(focus.anchors) == 2
+                and self.leads.unranked_verdict(fold(question), "zh") is not None):
+            # two named sides and a which-one cue ("鲁棒策略和系统辨识，哪个更适合") ask to choose between them:
+            # the neighbours read a definition or a how-to and listed one side (blind 13 b13-036 read `how`)
+            act = focus.act = "compare"
         if act == "compare" and prev_intent is not None and len(focus.anchors) == 1:
             # "那它跟域随机化有啥区别" after a system-identification turn: the earlier turn names the other
             # side; both are answered, the earlier one first (blind 9 b9-024 described one side only)

@@ -253,6 +253,8 @@ _KNOWN_COINCIDENCES = {
     "What's the capital of Australia?", "what is domain randomization",
     # labelled from tests/eval/cases.jsonl long before blind 13 (b13en) happened to ask it word for word
     "is sim2real purely a software issue?",
+    # labelled from tests/eval/cases.jsonl (en-loop-01) long before blind 14 (b14en-030) typed the same words
+    "walk me through the pipeline from sim training to real deployment",
 }
 
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # holdout4-6 stay out: they are measurement sets nobody may read per question (docs/evaluation.md, "The sets").
 UNREAD = {"holdout4", "holdout5", "holdout6"}
 SETS = [*sorted(p for p in (ROOT / "tests" / "eval").glob("*.jsonl") if p.stem not in UNREAD),
-        *[p for n in (8, 9, 10, 11, 12, 13) for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
+        *[p for n in (8, 9, 10, 11, 12, 13, 14) for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
 
 
 def cases(only: set[str], sets: str) -> list[dict]:

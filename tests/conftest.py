@@ -69,6 +69,17 @@ BROWSER_MARKS = [
 ]
 
 
+def ask_chat(page, question: str):
+    """Type `question` into the chat page and wait for its answer's sources; the answer's row."""
+    box = page.locator("#s2r-input textarea")
+    before = page.locator("#s2r-chatbot .message-row.bot-row").count()
+    box.fill(question)
+    box.press("Enter")
+    row = page.locator("#s2r-chatbot .message-row.bot-row").nth(before)
+    row.locator(".thought").wait_for()
+    return row
+
+
 @pytest.fixture(scope="module")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")

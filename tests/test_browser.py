@@ -14,7 +14,7 @@ import threading
 import time
 
 import pytest
-from conftest import ARTIFACTS, BROWSER_MARKS
+from conftest import ARTIFACTS, BROWSER_MARKS, ask_chat
 
 from s2r_tutor.settings import PROJECT_ROOT
 from s2r_tutor.web.server import build_app, running
@@ -224,16 +224,6 @@ def test_only_allowed_portals_may_frame_the_widget(page, base_url, portals, allo
 
 RL_VS_SIM2REAL = "强化学习和 Sim2Real 有什么区别？"
 TAG = re.compile(r"<\s*/?\s*[A-Za-z][^>]*>")
-
-
-def ask_chat(page, question: str):
-    box = page.locator("#s2r-input textarea")
-    before = page.locator("#s2r-chatbot .message-row.bot-row").count()
-    box.fill(question)
-    box.press("Enter")
-    row = page.locator("#s2r-chatbot .message-row.bot-row").nth(before)
-    row.locator(".thought").wait_for()
-    return row
 
 
 def test_chat_copy_gives_clean_text(browser, base_url):

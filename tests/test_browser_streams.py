@@ -5,7 +5,7 @@ answered, and none of the routes closed this round is one the page asks for."""
 from __future__ import annotations
 
 import pytest
-from conftest import BROWSER_MARKS
+from conftest import BROWSER_MARKS, ask_chat
 
 from s2r_tutor.web.server import build_app, running
 
@@ -31,11 +31,7 @@ def test_the_page_heartbeat_and_chat_work_under_the_stream_limits(browser, base_
     page.on("response", lambda r: seen.setdefault(r.url.split("?")[0].replace(base_url, ""), r.status))
     try:
         page.goto(base_url + "/", wait_until="load")
-        box = page.locator("#s2r-input textarea")
-        box.fill("什么是 Sim2Real？")
-        box.press("Enter")
-        row = page.locator("#s2r-chatbot .message-row.bot-row").last
-        row.locator(".thought").wait_for()
+        row = ask_chat(page, "什么是 Sim2Real？")
         sync_api.expect(row.locator(".message-content").first).to_contain_text("[1]")
         beats = {path: status for path, status in seen.items() if "/heartbeat/" in path}
         assert beats and set(beats.values()) == {200}, seen

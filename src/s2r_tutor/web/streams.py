@@ -84,13 +84,9 @@ class StreamGuard:
             return await self.app(scope, receive, send)
         finally:
             self.open -= 1
-            self.per_session[key] -= 1
-            if self.per_session[key] <= 0:
-                del self.per_session[key]
+            _release(self.per_session, key)
             if capped:
-                self.per_client[client] -= 1
-                if self.per_client[client] <= 0:
-                    del self.per_client[client]
+                _release(self.per_client, client)
 
     def known(self, session: str) -> bool:
         queue = getattr(self.blocks, "_queue", None)
@@ -105,6 +101,14 @@ class StreamGuard:
                 return False
             await asyncio.sleep(POLL_S)
         return True
+
+
+def _release(counter: Counter, key) -> None:
+    """One stream of `key` closed; a key with none left is dropped, so the counters stay as small as
+    the number of open streams."""
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 def per_client_streams(max_streams: int, client_share: float) -> int:

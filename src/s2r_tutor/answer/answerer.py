@@ -519,16 +519,16 @@ class Answerer:
         return ((claim if claim is not None and (cued or fits(claim.lead, claim_margin)) else None),
                 (tabled if tabled and fits(tabled, table_margin) else ()))
 
+    def _cited_chunks(self, ledger: Ledger) -> dict:
+        """citation marker ("1") -> the chunk it cites, for the lines of one answer being composed."""
+        chunks = {c.chunk_id: c for c in self.tutor.chunks}
+        return {str(c.marker): chunks[c.chunk_id] for c in ledger.all() if c.chunk_id in chunks}
+
     def _relevance(self, plan: Plan, ledger: Ledger, lead: str):
         """line -> its best quoted card sentence's cosine to the question, plus lead_section_bonus when
         it quotes the lead's section (None for an unmarked check line, which the scenario walkthrough
         wrote for this story: always kept)."""
-        by_marker: dict[str, list[str]] = {}
-        chunks = {c.chunk_id: c for c in self.tutor.chunks}
-        for c in ledger.all():
-            ch = chunks.get(c.chunk_id)
-            if ch is not None:
-                by_marker[str(c.marker)] = sentences(ch.text)
+        by_marker = {m: sentences(ch.text) for m, ch in self._cited_chunks(ledger).items()}
         lead_marks = set(re.findall(r"\[(\d+)\]", lead))
         bonus = self.settings.answer.lead_section_bonus
         pool = list(dict.fromkeys(s for v in by_marker.values() for s in v))
@@ -558,8 +558,7 @@ class Answerer:
             return None
         before = said_tokens(plan.earlier_answer)
         share = self.settings.answer.followup_repeat_overlap
-        chunks = {c.chunk_id: c for c in self.tutor.chunks}
-        by_marker = {str(c.marker): chunks[c.chunk_id] for c in ledger.all() if c.chunk_id in chunks}
+        by_marker = self._cited_chunks(ledger)
 
         def repeated(line: str) -> bool:
             text = line

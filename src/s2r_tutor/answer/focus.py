@@ -30,6 +30,17 @@ class Focus:
     verdict: str | None = None  # a story's yes/no kind (scenarios.json verdicts), read by the labelled stories
     own: str = ""  # the turn's own words (`question` of a follow-up also carries the earlier question)
 
+    @property
+    def story_text(self) -> str:
+        """The words the story is told in: a first turn's own; a follow-up's `question`, which carries the
+        earlier turn's story."""
+        return self.question if self.followup else (self.own or self.question)
+
+    @property
+    def asked_text(self) -> str:
+        """What this turn asks in so many words: a follow-up's own words, a first turn's question."""
+        return (self.own or self.question) if self.followup else self.question
+
 _MARK = re.compile(r"\s*\[\d+\]")
 _MARKS = re.compile(r"\[\d+\]")
 _LABEL = re.compile(r"^(?:[-*]\s+)?(?:\*\*[^*]+\*\*\s*[：:]?\s*)?")

@@ -99,20 +99,26 @@ class Table:
     def uncovered_line(self, question: str, lang: str, first: str = "general") -> str:
         return self.uncovered_for(question, lang, first)[0]
 
+    def _uncovered_match(self, question: str, first: str) -> tuple[int, str] | None:
+        """(index into `uncovered`, its key) of the first note whose cues the question uses and which applies
+        when the story's strongest factor is `first`; None when none does."""
+        q = fold(question)
+        keys = list(self.uncovered_cite)  # the same order as `uncovered` (both parsed from one list)
+        i = next((i for i, (cues, _l, when) in enumerate(self.uncovered) if cues.search(q) and first in when), None)
+        return None if i is None else (i, keys[i] if i < len(keys) else "")
+
     def uncovered_for(self, question: str, lang: str, first: str = "general") -> tuple[str, tuple[tuple[str, str], ...]]:
         """(the note said first, the card sentences it cites when the story matches no factor of the card)."""
-        q = fold(question)
-        for i, (cues, line, when) in enumerate(self.uncovered):
-            if cues.search(q) and first in when:
-                key = list(self.uncovered_cite)[i] if i < len(self.uncovered_cite) else ""
-                return line[lang], self.uncovered_cite.get(key, ())
-        return "", ()
+        found = self._uncovered_match(question, first)
+        if found is None:
+            return "", ()
+        i, key = found
+        return self.uncovered[i][1][lang], self.uncovered_cite.get(key, ())
 
     def uncovered_key(self, question: str, lang: str, first: str = "general") -> str:
         """The key of the uncovered note `uncovered_for` says ("" when none)."""
-        q = fold(question)
-        keys = list(self.uncovered_cite)
-        return next((keys[i] for i, (cues, _l, when) in enumerate(self.uncovered) if cues.search(q) and first in when), "")
+        found = self._uncovered_match(question, first)
+        return "" if found is None else found[1]
 
     def asked_act(self, question: str) -> str | None:
         q = fold(question)

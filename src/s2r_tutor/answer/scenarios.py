@@ -106,10 +106,9 @@ def shaped(f: "Focus") -> bool:
     The answerer then puts no best-scoring sentence above it (blind 12 b12-030, b12-064 opened with scenario
     4's customer quote) and adds no "closest section" tail."""
     t = table()
-    if factors_for(f) or t.uncovered_line(f.own or f.question if not f.followup else f.question, "zh"):
+    if factors_for(f) or t.uncovered_line(f.story_text, "zh"):
         return True  # a story's factors, or the card's general ones under a note on what it does not list
-    asked = f.own or f.question if f.followup else f.question
-    return (t.asked_act(asked) or f.act) == "customer_reply" and not t.one_line.search(fold(f.question))
+    return (t.asked_act(f.asked_text) or f.act) == "customer_reply" and not t.one_line.search(fold(f.question))
 
 
 class _Blocks:
@@ -310,7 +309,7 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     t = t or table()
     q = fold(f.question)  # a follow-up's carries the earlier question: "客户说是软件的问题" + "那怎么讲" is still a blame
     # what the turn asks in so many words (a follow-up: in its own words, "客户追问为啥…，怎么答" is a reply)
-    act = t.asked_act(f.own or q if f.followup else q) or f.act
+    act = t.asked_act(f.asked_text if f.followup else q) or f.act
     if t.one_line.search(q):  # "one line for the customer": one card sentence, whatever act was read
         return ("one_line",)
     if f.followup and t.followup_shape(act) is not None:
@@ -344,7 +343,7 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     blocks that act needs. A story no factor matches gets the card's general gap factors, said to be
     general. A question that tells no story gets the card's scenarios and when to think of Sim2Real."""
     factors = factors_for(f)
-    if not factors and table().uncovered_line(f.own or f.question if not f.followup else f.question, w.lang):
+    if not factors and table().uncovered_line(f.story_text, w.lang):
         # no factor voted, but the story names a cause the card does not list (a cold store in winter): the
         # note and the card's general causes, not the four scenarios listed (blind 12 b12-010)
         factors = [table().general]
@@ -377,7 +376,7 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     parts: list[str] = []
     # a story the card covers only in part (cold storage, a heating motor, a wifi dropout): what it does not
     # cover, said first, then what it does, rather than the general factors said as if they answered it
-    asked = f.own or f.question if not f.followup else f.question
+    asked = f.story_text
     gap_note, gap_cite = table().uncovered_for(asked, w.lang, factors[0].key)
     if not gap_note and not factors[0].cues.search(fold(asked)):
         # the strongest factor is only the neighbours' guess, not in the story's words (a hot foundry read as

@@ -104,6 +104,40 @@ def test_a_proxy_address_is_shared_not_capped(live):
             s.close()
 
 
+def _heartbeats_from(base: str, port: int, addresses: list[str], per_address: int, tag: str) -> dict[str, int]:
+    """Join `per_address` sessions from each address and hold their heartbeats; the status counts."""
+    deps = httpx.get(base + "/config", timeout=30).json()["dependencies"]
+    no_inputs = next(d["id"] for d in deps if d["inputs"] == [])
+    held: list[socket.socket] = []
+    try:
+        for a, address in enumerate(addresses):
+            sessions = [f"{tag}{a}x{i}" for i in range(per_address)]
+            assert all(queue_join(base, no_inputs, sh, address) == 200 for sh in sessions)
+            held += [open_stream(port, f"/gradio_api/heartbeat/{sh}", address) for sh in sessions]
+        statuses = [stream_status(s) for s in held]
+    finally:
+        for s in held:
+            s.close()
+    time.sleep(0.5)  # the slots are free again once the sockets close
+    return {str(k): statuses.count(k) for k in set(statuses)}
+
+
+def test_one_client_written_other_ways_or_from_its_ipv6_block_holds_one_share(live):
+    """R188 (round-14 re-attack F2): the per-address share was keyed on the address as written, so one
+    IPv4 client written three ways (203.0.113.77, ::ffff:203.0.113.77, ::ffff:cb00:714d) held three
+    shares, and an IPv6 client could take a share per address of the /64 it holds. Now an IPv4-mapped
+    address counts as its IPv4 address and IPv6 addresses count by /64: 30 heartbeats get the one share."""
+    from s2r_tutor.web.streams import client_key
+
+    assert {client_key(a) for a in ("203.0.113.77", "::ffff:203.0.113.77", "::ffff:cb00:714d")} == {"203.0.113.77"}
+    assert client_key("2001:db8:1::a") == client_key("2001:db8:1::b") != client_key("2001:db8:2::a")
+    base, port, *_ = live
+    spellings = _heartbeats_from(base, port, ["203.0.113.77", "::ffff:203.0.113.77", "::ffff:cb00:714d"], 10, "r188v4")
+    assert spellings == {"200": 15, "503": 15}, spellings
+    block = _heartbeats_from(base, port, ["2001:db8:1::a", "2001:db8:1::b", "2001:db8:1::c"], 10, "r188v6")
+    assert block == {"200": 15, "503": 15}, block
+
+
 # -- R186: an /admin logout on one replica, or before a restart (N5) -----------------------------
 
 def admin_logout_scenario(settings, base: str, var, tmp_path) -> dict:

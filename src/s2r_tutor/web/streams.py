@@ -29,6 +29,7 @@ session's state, so cutting a long-open tab's heartbeat would lose its conversat
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections import Counter
 
 from .guard import deny, request_path
@@ -67,8 +68,9 @@ class StreamGuard:
         key = (kind, session)
         if self.per_session[key] >= PER_SESSION[kind]:
             return await deny(409, f"this chat session already has an open {kind} stream")(scope, receive, send)
-        client = client_of(scope)
-        capped = bool(client) and client not in self.shared_clients  # no address: nothing to share by
+        address = client_of(scope)
+        capped = bool(address) and address not in self.shared_clients  # no address: nothing to share by
+        client = client_key(address)
         if capped and self.per_client[client] >= self.per_client_max:
             return await deny(503, "too many open chat streams from your address; close a tab or try again "
                               "shortly")(scope, receive, send)
@@ -121,6 +123,21 @@ def client_of(scope) -> str:
     uvicorn has already resolved a trusted proxy's X-Forwarded-For into it; nothing is parsed again."""
     client = scope.get("client")
     return str(client[0]) if client else ""
+
+
+def client_key(address: str) -> str:
+    """The client a per-address share counts: an IPv4 address (also when written as ::ffff:a.b.c.d), or an
+    IPv6 address's /64, which one host usually holds whole (round-14 re-attack: one address written three
+    ways held three shares, and an IPv6 client could take a share per address of its /64)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def stream_of(scope) -> tuple[str | None, str | None]:

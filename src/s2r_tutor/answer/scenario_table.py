@@ -34,6 +34,9 @@ class Factor:
     method: tuple[str, str] | None         # (method anchor, the phrase of its card sentence naming the factor)
     say: tuple[tuple[str, str], ...] = ()   # what to tell a customer differs (default: the first evidence)
     blame: tuple[tuple[str, str], ...] = ()  # why it is not only the algorithm, for this factor
+    # the words for the customer (framing, zh/en): what differs, that the system needs adapting for it, what we
+    # check first; our wording of the card scenario's tags, said before the card sentences that back it
+    reply: dict[str, str] = field(default_factory=dict)
 
 
 #: the blocks a story answer is made of (data/rules/scenarios.json "shapes" orders them per act; the
@@ -42,7 +45,7 @@ class Factor:
 #: resembles, a customer-facing explanation, one card sentence, and the deeper reason of a follow-up
 BLOCKS = ("verdict", "cause", "checks", "check1", "methods", "scenario", "customer", "one_line", "deeper", "reason")
 TEXTS = ("cause_point", "general_point", "customer_point", "methods_point", "checks_point", "check1", "no_pattern",
-         "reason_point", "one_line_point")
+         "reason_point", "one_line_point", "checks_done")
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,16 @@ class Table:
     # ... or when at least this share of its nearest labelled stories (scenario_stories.jsonl) are stories,
     # not the rows labelled factors [] (general questions that merely use a symptom word)
     story_share: float = 1.01
+    told_share: float = 1.01  # the same share for a question with no symptom or story cue (StoryMatcher.told)
     reason_cite: tuple[tuple[str, str], ...] = ()  # the card's reason said by a story's "why" follow-up
+    tried: re.Pattern[str] = rd.NEVER  # words saying a check was already done ("已经调过", "already re-tuned")
+
+    def done(self, f: Factor, question: str) -> bool:
+        """Whether the story says this factor was already checked or tuned: its cue words within a few
+        characters after a `tried` word ("摩擦已经重新调过" is not; "已经重新调过摩擦了", "we already re-tuned the
+        friction" are). Its check is then not asked again."""
+        q = fold(question)
+        return any(f.cues.search(q[m.start(): m.end() + 24]) for m in self.tried.finditer(q))
 
     def uncovered_line(self, question: str, lang: str, first: str = "general") -> str:
         return self.uncovered_for(question, lang, first)[0]
@@ -172,7 +184,8 @@ def parse_table(data: dict) -> Table:
                               _evidence(entry, f.get("evidence")), rd.lang_text(_TABLE, f"{entry}.check", f.get("check")),
                               (method["anchor"], method["ties"]) if method else None,
                               _evidence(f"{entry}.say", f["say"]) if f.get("say") else (),
-                              _evidence(f"{entry}.blame", f["blame"]) if f.get("blame") else ()))
+                              _evidence(f"{entry}.blame", f["blame"]) if f.get("blame") else (),
+                              rd.lang_text(_TABLE, f"{entry}.reply", f.get("reply"))))
     if not factors:
         raise AnswerDataError(f"{src}: no factors")
     g = data.get("general")
@@ -180,7 +193,8 @@ def parse_table(data: dict) -> Table:
         raise AnswerDataError(f"{src}: 'general' is missing")
     general = Factor("general", rd.lang_text(_TABLE, "general.names", g.get("names")), rd.NEVER, None,
                      _evidence("general", g.get("evidence")), rd.lang_text(_TABLE, "general.check", g.get("check")), None,
-                     _evidence("general.say", g["say"]) if g.get("say") else ())
+                     _evidence("general.say", g["say"]) if g.get("say") else (),
+                     reply=rd.lang_text(_TABLE, "general.reply", g.get("reply")))
     m = data.get("match") or {}
     nums = {k: rd.number(_TABLE, f"match.{k}", m.get(k)) for k in ("k", "temperature", "min_vote", "cue_weight", "second_ratio")}
     if nums["k"] < 1 or nums["temperature"] <= 0:
@@ -217,7 +231,9 @@ def parse_table(data: dict) -> Table:
                  verdict_cue=rd.number(_TABLE, "match.verdict_cue", m.get("verdict_cue", 1.0)),
                  verdict_min=rd.number(_TABLE, "match.verdict_min", m.get("verdict_min", 0.0)),
                  story_vote=rd.number(_TABLE, "match.story_vote", m.get("story_vote", 1.01)),
-                 story_share=rd.number(_TABLE, "match.story_share", m.get("story_share", 1.01)))
+                 story_share=rd.number(_TABLE, "match.story_share", m.get("story_share", 1.01)),
+                 told_share=rd.number(_TABLE, "match.told_share", m.get("told_share", 1.01)),
+                 tried=rd.compile_list(_TABLE, "tried", data["tried"]) if data.get("tried") else rd.NEVER)
 
 
 def _followup_shapes(raw: object) -> dict[str, tuple[str, ...]]:

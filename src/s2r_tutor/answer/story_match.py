@@ -113,14 +113,15 @@ class StoryMatcher:
         """Whether the labelled rows say this is a customer story the card has a factor for, in words no cue
         list knows ("one unit of ten is unstable", "交付半年后开始拖脚走路", "续航上去了但转弯老往一边歪"): the
         nearest row is a story with a factor, at cosine >= `min_cosine` (the answerer's neighbour_min_cosine, the
-        bar its labelled-question rescue uses), and match.story_share of the nearest rows are stories."""
+        bar its labelled-question rescue uses), and match.told_share of the nearest rows are stories (stricter than
+        match.story_share, which needs a symptom word beside it)."""
         if qv is None or not len(self.stories):
             return False
         sims = self.vectors @ qv
         best = int(np.argmax(sims))
         s = self.stories[best]
         return (float(sims[best]) >= min_cosine and not s.question and bool(s.factors)
-                and self.story_share(qv) >= self.t.story_share and bool(self.match(qv, "")))
+                and self.story_share(qv) >= self.t.told_share and bool(self.match(qv, "")))
 
     def verdict_votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
         """Which yes/no the story asks: the nearest stories labelled with a verdict vote (weights as for

@@ -130,6 +130,14 @@ class _Blocks:
     def _frame(self, text: str) -> str:
         return self.w.ledger.frame(f"**{text}**")
 
+    def _bold(self, head: str, rest: str) -> str:
+        """A bold heading with more words on its line: its colon outside the bold ("**可以这样跟客户解释**：“…”"),
+        since bold closed after CJK punctuation and followed by text does not render (tests: no "：**" mid-line)."""
+        if not rest:
+            return f"**{head}**"
+        core = head.rstrip("：:")
+        return f"**{core}**{head[len(core):] or ':'}{'' if self.w.lang == 'zh' else ' '}{rest}"
+
     def _fresh(self, *items: str) -> list[str]:
         out = []
         for it in items:
@@ -165,7 +173,17 @@ class _Blocks:
             # a card phrase with no stop of its own ("Sensors have noise and delay [1] Simulation is…") ran into
             # the next sentence (blind 13 b13en-033)
             return quoted if not text or text.endswith((".", "!", "?", ":", "。")) else text.rstrip(";, ") + "." + marks
-        return quoted if text.endswith(("。", "！", "？")) else text.rstrip("；;，,") + "。" + marks
+        # a quoted example ends with its closing quote mark: "…传感器噪声”。" read wrong (b14-006)
+        return quoted if text.endswith(("。", "！", "？", "”")) else text.rstrip("；;，,") + "。" + marks
+
+    def _whole(self, anchor: str, span: str) -> bool:
+        """Whether `span` is a whole card sentence or list item of `anchor` (not a clause of a longer one)."""
+        return span.rstrip("。；;，,") in {unnumber(x).rstrip("。；;，,") for x in self.w.card.sents(anchor)}
+
+    def _stopped(self, anchor: str, span: str, quoted: str) -> str:
+        """`_stop`, but in English only for a whole sentence or list item: a clause is shown as its whole aligned
+        English sentence, which brings its own ending (b14en-008 read "not necessarily flat;. [2]")."""
+        return self._stop(quoted) if self.w.lang == "zh" or self._whole(anchor, span) else quoted
 
     def _spans(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
         """Card spans quoted as they stand (a part of a sentence), each once per answer."""
@@ -175,7 +193,7 @@ class _Blocks:
                 self.used.add(f"{anchor}|{span}")
                 q = self.w.quote(anchor, span)
                 if q:
-                    out.append(self._stop(q))
+                    out.append(self._stopped(anchor, span, q))
         return out
 
     def _say(self) -> list[str]:
@@ -201,7 +219,7 @@ class _Blocks:
                 return ""
             return "；" if any("：" in c for c in cs) else "，"
 
-        return [self._stop(q) for a, cs in groups.items() if (q := self.w.quote(a, *cs, sep=sep(cs)))]
+        return [self._stopped(a, cs[-1], q) for a, cs in groups.items() if (q := self.w.quote(a, *cs, sep=sep(cs)))]
 
     def _blame(self) -> list[str]:
         """After a blame verdict: the card's reason it is not only the algorithm for this factor (scenario
@@ -304,7 +322,7 @@ class _Blocks:
                 sep = "、" if w.lang == "zh" else ", "
                 names = sep.join(re.sub(r"\s*\([^)]*\)", "", x.names[w.lang]) for x in done)
                 # on the heading's own line: a second unmarked line would be read as the heading (focus.units)
-                return lines(w.ledger.frame(f"**{head}** {self._text('checks_done', names=names)}"), *items)
+                return lines(w.ledger.frame(self._bold(head, self._text("checks_done", names=names))), *items)
             return lines(self._frame(head), *items)
         if block == "methods":
             items = self._methods()
@@ -329,7 +347,7 @@ class _Blocks:
             fac = self.t.general if self.general else self.factors[0]
             # the reply shares the point's line: an unmarked line of its own would be read as a heading and take
             # the point's place (focus.units)
-            head = f"**{self._text('customer_point')}**" + (" " + fac.reply[w.lang] if fac.reply else "")
+            head = self._bold(self._text("customer_point"), fac.reply[w.lang] if fac.reply else "")
             scen = self.render("scenario", point=True) if not self.general else ""
             defn = self._cited(self.t.customer_cite)
             said = [*self._say(), *defn] if not self.general else [*defn, *self._say()]

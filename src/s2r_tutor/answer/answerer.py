@@ -215,7 +215,8 @@ class Answerer:
         else:
             intent = detected.intent
             if (intent is not Intent.scenario and in_scope and not ctx.is_followup
-                    and (is_story(question) or self.stories.told(qv, s.answer.neighbour_min_cosine))
+                    and (is_story(question) or (reading.best_cosine < story_table().told_held
+                                                and self.stories.told(qv, s.answer.neighbour_min_cosine)))
                     and (reading.intents.get(Intent.scenario.value, 0.0) >= story_table().story_vote
                          or self.stories.story_share(qv) >= story_table().story_share)):
                 # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is

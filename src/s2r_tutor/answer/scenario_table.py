@@ -98,6 +98,7 @@ class Table:
     # not the rows labelled factors [] (general questions that merely use a symptom word)
     story_share: float = 1.01
     told_share: float = 1.01  # the same share for a question with no symptom or story cue (StoryMatcher.told)
+    told_held: float = 1.01  # ... unless a labelled question (acts.jsonl) this close holds it: its topic stands
     reason_cite: tuple[tuple[str, str], ...] = ()  # the card's reason said by a story's "why" follow-up
     tried: re.Pattern[str] = rd.NEVER  # words saying a check was already done ("已经调过", "already re-tuned")
 
@@ -233,6 +234,7 @@ def parse_table(data: dict) -> Table:
                  story_vote=rd.number(_TABLE, "match.story_vote", m.get("story_vote", 1.01)),
                  story_share=rd.number(_TABLE, "match.story_share", m.get("story_share", 1.01)),
                  told_share=rd.number(_TABLE, "match.told_share", m.get("told_share", 1.01)),
+                 told_held=rd.number(_TABLE, "match.told_held", m.get("told_held", 1.01)),
                  tried=rd.compile_list(_TABLE, "tried", data["tried"]) if data.get("tried") else rd.NEVER)
 
 

@@ -108,3 +108,15 @@ def test_a_why_follow_up_does_not_restate_the_scenario(tutor):
     first = tutor.ask(story)
     a = tutor.ask("为什么会这样？", [Turn(role="user", content=story), Turn(role="assistant", content=first.answer)])
     assert not any("#scenario-" in c.chunk_id for c in a.citations)
+
+
+@pytest.mark.parametrize("q,key,done", [
+    ("我们已经把仿真里的摩擦重新调过了，还是滑", "ground", True),
+    ("We already re-tuned the friction in simulation and it still slips", "ground", True),
+    ("已经标定过电机了，走起来还是一顿一顿", "actuator", True),
+    ("客户已经换了新相机，识别变差了", "sensors", False),  # the change the story tells is no check made
+    ("换了新相机，之前调过的参数都不对了", "sensors", False),
+])
+def test_a_check_counts_as_made_only_when_the_story_says_so(q, key, done):
+    t = table()
+    assert t.done(t.factor(key), q) is done

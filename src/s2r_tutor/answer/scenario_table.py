@@ -103,11 +103,15 @@ class Table:
     tried: re.Pattern[str] = rd.NEVER  # words saying a check was already done ("已经调过", "already re-tuned")
 
     def done(self, f: Factor, question: str) -> bool:
-        """Whether the story says this factor was already checked or tuned: its cue words within a few
-        characters after a `tried` word ("摩擦已经重新调过" is not; "已经重新调过摩擦了", "we already re-tuned the
-        friction" are). Its check is then not asked again."""
+        """Whether the story says this factor was already checked or tuned: its cue words in the clause of a
+        `tried` word, before it ("把仿真里的摩擦重新调过了") or up to 24 characters after it ("we already re-tuned the
+        friction"). Its check is then not asked again."""
         q = fold(question)
-        return any(f.cues.search(q[m.start(): m.end() + 24]) for m in self.tried.finditer(q))
+        out = False
+        for m in self.tried.finditer(q):
+            start = max((q.rfind(p, 0, m.start()) for p in ",.;!?，。；！？"), default=-1) + 1
+            out = out or bool(f.cues.search(q[start: m.end() + 24]))
+        return out
 
     def uncovered_line(self, question: str, lang: str, first: str = "general") -> str:
         return self.uncovered_for(question, lang, first)[0]

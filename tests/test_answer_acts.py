@@ -270,3 +270,21 @@ def test_labelled_examples_do_not_copy_a_graded_blind_set():
     }
     copied = {e.question.strip() for e in load_examples()} & asked
     assert asked and copied <= _KNOWN_COINCIDENCES, sorted(copied - _KNOWN_COINCIDENCES)
+
+
+def test_shipped_example_vectors_are_of_the_shipped_examples(tutor):
+    """data/acts.vectors.* must be regenerated with data/acts.jsonl (docs/answering.md, "Regenerate the
+    shipped vectors"): a stale file is no error at run time, but every fresh install would embed all the
+    examples once at start, and the vectors would silently be of other texts if the key check ever slipped."""
+    import numpy as np
+    from importlib import resources
+
+    from s2r_tutor.answer.vectors import vectors_key
+    from s2r_tutor.retrieval.glossary import expand_query
+
+    data = resources.files("s2r_tutor").joinpath("data")
+    texts = [expand_query(e.question) for e in load_examples()]
+    meta = json.loads(data.joinpath("acts.vectors.json").read_text("utf-8"))
+    assert meta["key"] == vectors_key(tutor.embedder.id, texts), "regenerate data/acts.vectors.*"
+    with data.joinpath("acts.vectors.npy").open("rb") as f:
+        assert np.load(f, allow_pickle=False).shape == (len(texts), tutor.embedder.dim)

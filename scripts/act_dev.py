@@ -5,7 +5,7 @@ data/act_cues.json embeds only the new examples. Not a test: numbers to compare 
 scripts/comp_dev.py (the full answers) stays the figure of record.
 
     PYTHONPATH=$PWD/src .venv/bin/python scripts/act_dev.py [--examples FILE] [--drop-src SRC,SRC] [--k N]
-        [--cue-weight W] [--temperature T] [--sets GLOB] [--confusion] [--out ROWS.jsonl]
+        [--cue-weight W] [--temperature T] [--clause-weight W] [--sets GLOB] [--confusion] [--out ROWS.jsonl]
 
 `--drop-src written16`: rebuild the reader without the examples of those `src` values (a leave-out figure:
 the sets looked at while writing them against those not looked at).
@@ -67,13 +67,14 @@ def main() -> int:
     ap.add_argument("--k", type=int)
     ap.add_argument("--cue-weight", type=float)
     ap.add_argument("--temperature", type=float)
+    ap.add_argument("--clause-weight", type=float)
     ap.add_argument("--sets", default="")
     ap.add_argument("--confusion", action="store_true")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
 
     from s2r_tutor import Tutor
-    from s2r_tutor.answer.acts import ActReader, load_cues, load_examples
+    from s2r_tutor.answer.acts import ActReader, ask_clause, load_cues, load_examples
     from s2r_tutor.answer.finalize import to_simplified
     from s2r_tutor.models import Turn
     from s2r_tutor.retrieval.glossary import expand_query
@@ -83,7 +84,8 @@ def main() -> int:
     tutor.embedder = tutor.retriever.embedder = memo
     ans = tutor._get_answerer()
     a = ans.settings.answer
-    for name, val in (("knn_k", args.k), ("cue_weight", args.cue_weight), ("knn_temperature", args.temperature)):
+    for name, val in (("knn_k", args.k), ("cue_weight", args.cue_weight), ("knn_temperature", args.temperature),
+                      ("ask_clause_weight", args.clause_weight)):
         if val is not None:
             object.__setattr__(a, name, val)
     shipped = load_examples()  # seed the memo with the shipped vectors of the shipped examples
@@ -99,7 +101,9 @@ def main() -> int:
         srcs = [json.loads(x).get("src") for x in raw.splitlines() if x.strip() and not x.startswith("#")]
         examples = [e for e, s in zip(examples, srcs) if s not in drop]
     vecs = memo.embed_queries([expand_query(e.question) for e in examples])
-    ans.acts = ActReader(examples, vecs, load_cues(Path(args.cues).read_text("utf-8") if args.cues else None), a)
+    clauses = memo.embed_queries([expand_query(ask_clause(e.question) or e.question) for e in examples])
+    ans.acts = ActReader(examples, vecs, load_cues(Path(args.cues).read_text("utf-8") if args.cues else None), a,
+                         clauses=clauses, embed=memo.embed_queries)
 
     rows = []
     for c in cases(set(), args.sets):

@@ -64,6 +64,11 @@ class AnswerSettings(BaseModel):
     knn_temperature: float = Field(0.02, gt=0, description="softness of the neighbours' cosine weights (exp((cos-best)/t))")
     cue_weight: float = Field(0.6, ge=0, description="weight of one act cue phrase (data/act_cues.json) against the "
                               "neighbours' vote, which sums to 1")
+    ask_clause_weight: float = Field(0.3, ge=0, le=1, description="share of the act vote given to the example clauses "
+                                     "nearest a long question's last clause (what a told story asks), beside the whole "
+                                     "question's neighbours (round 16: honest dev sets 884 -> 898 of 1,040 acts; 0.5 896, 0.7 894)")
+    ask_clause_min_chars: int = Field(20, gt=0, description="letters a question of two or more clauses needs before its "
+                                      "last clause is read on its own (12: 894, 30: 893 at weight 0.5)")
     intent_vote_weight: float = Field(6.0, ge=0, description="weight of the neighbours' topic vote (it sums to 1) beside "
                                       "the phrase rules (1-3.5 each) and the retrieval prior (1.8 / 0.4): the examples "
                                       "decide, the rules break ties (holdout4-6 in-scope intent 0.86/0.80/0.82 with "

@@ -68,6 +68,7 @@ def main() -> int:
     ap.add_argument("--cue-weight", type=float)
     ap.add_argument("--temperature", type=float)
     ap.add_argument("--clause-weight", type=float)
+    ap.add_argument("--clause-margin", type=float)
     ap.add_argument("--sets", default="")
     ap.add_argument("--confusion", action="store_true")
     ap.add_argument("--out", default="")
@@ -85,7 +86,7 @@ def main() -> int:
     ans = tutor._get_answerer()
     a = ans.settings.answer
     for name, val in (("knn_k", args.k), ("cue_weight", args.cue_weight), ("knn_temperature", args.temperature),
-                      ("ask_clause_weight", args.clause_weight)):
+                      ("ask_clause_weight", args.clause_weight), ("ask_clause_margin", args.clause_margin)):
         if val is not None:
             object.__setattr__(a, name, val)
     shipped = load_examples()  # seed the memo with the shipped vectors of the shipped examples

@@ -178,7 +178,9 @@ class ActReader:
                     claim = won
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}
-        clause_act = self._clause_votes(question, exclude) if qv is not None else None
+        ranked = sorted(acts.values(), reverse=True)
+        unsure = ranked[0] - ranked[1] < self.s.ask_clause_margin
+        clause_act = self._clause_votes(question, exclude) if qv is not None and unsure else None
         inside = 1.0 - acts["out_of_scope"]
         clause_in = sum(v for a, v in (clause_act or {}).items() if a != "out_of_scope")
         if clause_act is not None and inside > 0 and clause_in > 0:

@@ -270,3 +270,35 @@ def test_labelled_examples_do_not_copy_a_graded_blind_set():
     }
     copied = {e.question.strip() for e in load_examples()} & asked
     assert asked and copied <= _KNOWN_COINCIDENCES, sorted(copied - _KNOWN_COINCIDENCES)
+
+
+def test_shipped_example_vectors_are_of_the_shipped_examples(tutor):
+    """data/acts.vectors.* and data/acts_clauses.vectors.* must be regenerated with data/acts.jsonl (docs/answering.md, "Regenerate the
+    shipped vectors"): a stale file is no error at run time, but every fresh install would embed all the
+    examples once at start, and the vectors would silently be of other texts if the key check ever slipped."""
+    import numpy as np
+    from importlib import resources
+
+    from s2r_tutor.answer.vectors import vectors_key
+    from s2r_tutor.retrieval.glossary import expand_query
+
+    from s2r_tutor.answer.acts import ask_clause
+
+    data = resources.files("s2r_tutor").joinpath("data")
+    examples = load_examples()
+    for stem, texts in (("acts.vectors", [expand_query(e.question) for e in examples]),
+                        ("acts_clauses.vectors", [expand_query(ask_clause(e.question) or e.question) for e in examples])):
+        meta = json.loads(data.joinpath(f"{stem}.json").read_text("utf-8"))
+        assert meta["key"] == vectors_key(tutor.embedder.id, texts), f"regenerate data/{stem}.*"
+        with data.joinpath(f"{stem}.npy").open("rb") as f:
+            assert np.load(f, allow_pickle=False).shape == (len(texts), tutor.embedder.dim)
+
+
+def test_the_ask_clause_is_the_last_clause_of_a_told_question():
+    from s2r_tutor.answer.acts import ask_clause
+
+    assert ask_clause("仓库地面刚打过蜡，机器人一转弯就侧滑，要不要重新训？") == "要不要重新训"
+    assert ask_clause("The arm was fine in sim. On the line it misses by 2 mm. Is our policy bad?") == "Is our policy bad"
+    assert ask_clause("客户换了相机，识别就变差了，是吗？") == "识别就变差了，是吗"  # a bare 是吗 keeps the clause it asks of
+    assert ask_clause("域随机化是什么？") is None  # one clause: the whole question is the ask
+    assert ask_clause("为啥？先查啥？", min_chars=20) is None  # too short to tell anything first

@@ -64,6 +64,15 @@ class AnswerSettings(BaseModel):
     knn_temperature: float = Field(0.02, gt=0, description="softness of the neighbours' cosine weights (exp((cos-best)/t))")
     cue_weight: float = Field(0.6, ge=0, description="weight of one act cue phrase (data/act_cues.json) against the "
                               "neighbours' vote, which sums to 1")
+    ask_clause_weight: float = Field(0.3, ge=0, le=1, description="share of the act vote given to the example clauses "
+                                     "nearest a long question's last clause (what a told story asks), beside the whole "
+                                     "question's neighbours (round 16: honest dev sets 884 -> 898 of 1,040 acts; 0.5 896, 0.7 894)")
+    ask_clause_margin: float = Field(1.0, ge=0, le=1, description="the ask clause is read only when the whole question's "
+                                     "two strongest acts are closer than this (1: always). Round 16, all dev sets: 1.0 reads "
+                                     "594 clauses of 1,382 questions, honest acts 902 of 1,040; 0.6: 353, 898; 0.4: 249, 898; "
+                                     "0.2: 892. One clause embedding costs ~13 ms p50 (blind 14)")
+    ask_clause_min_chars: int = Field(20, gt=0, description="letters a question of two or more clauses needs before its "
+                                      "last clause is read on its own (12: 894, 30: 893 at weight 0.5)")
     intent_vote_weight: float = Field(6.0, ge=0, description="weight of the neighbours' topic vote (it sums to 1) beside "
                                       "the phrase rules (1-3.5 each) and the retrieval prior (1.8 / 0.4): the examples "
                                       "decide, the rules break ties (holdout4-6 in-scope intent 0.86/0.80/0.82 with "

@@ -98,15 +98,47 @@ def load_cues(text: str | None = None) -> dict[str, re.Pattern[str]]:
     return cues
 
 
+_CLAUSE = re.compile(r"[，。,.;；！？!?\n]+")
+
+
+def _letters(text: str) -> int:
+    return len(re.sub(r"\W", "", text))
+
+
+def ask_clause(question: str, min_chars: int = 1) -> str | None:
+    """The clause that asks, of a question that tells something first: its last clause ("…老打滑，要重新训吗"
+    -> "要重新训吗"), with the clause before it when the last is a bare "是吗" / "right?" after two or more
+    (of two clauses, the bare "是吗" itself: a yes/no). None for a question of one clause or of fewer than
+    `min_chars` letters: its whole vector is already the ask."""
+    if _letters(question) < min_chars:
+        return None
+    parts = [p.strip() for p in _CLAUSE.split(question) if p.strip()]
+    if len(parts) < 2:
+        return None
+    if _letters(parts[-1]) < 4 and len(parts) >= 3:
+        return f"{parts[-2]}，{parts[-1]}"
+    return parts[-1]
+
+
 def example_vectors(examples: list[Example], embedder, cache_dir: Path | None) -> np.ndarray:
     """The examples' query vectors (answer/vectors.py: shipped file, index cache, or computed once)."""
     texts = [expand_query(e.question) for e in examples]
     return labelled_vectors(texts, embedder, "acts.vectors", cache_dir, "labelled example questions")
 
 
+def clause_vectors(examples: list[Example], embedder, cache_dir: Path | None) -> np.ndarray:
+    """The query vectors of the examples' ask clauses (a one-clause example: the whole question), the same way."""
+    texts = [expand_query(ask_clause(e.question) or e.question) for e in examples]
+    return labelled_vectors(texts, embedder, "acts_clauses.vectors", cache_dir, "labelled example ask clauses")
+
+
 class ActReader:
-    def __init__(self, examples: list[Example], vectors: np.ndarray, cues: dict[str, re.Pattern[str]], settings):
+    def __init__(self, examples: list[Example], vectors: np.ndarray, cues: dict[str, re.Pattern[str]], settings,
+                 clauses: np.ndarray | None = None, embed=None):
+        """`clauses`: `clause_vectors` of the examples, and `embed` (texts -> query vectors, the tutor's
+        embedder) for a long question's own ask clause; without them the whole question is read alone."""
         self.examples, self.vectors, self.cues, self.s = examples, vectors, cues, settings
+        self.clauses, self.embed = clauses, embed
 
     def cue_acts(self, question: str) -> set[str]:
         q = canonical(question)
@@ -146,8 +178,46 @@ class ActReader:
                     claim = won
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}
+        ranked = sorted(acts.values(), reverse=True)
+        unsure = ranked[0] - ranked[1] < self.s.ask_clause_margin
+        clause_act = self._clause_votes(question, exclude) if qv is not None and unsure else None
+        inside = 1.0 - acts["out_of_scope"]
+        clause_in = sum(v for a, v in (clause_act or {}).items() if a != "out_of_scope")
+        if clause_act is not None and inside > 0 and clause_in > 0:
+            # a told story's vector is mostly the story, so its neighbours are stories asking anything; the
+            # clause that asks ("要重新训吗", "给老板一句话", "any idea why?") votes beside it, clause to clause.
+            # It shares out only the in-scope part: whether the card covers it at all stays the whole
+            # question's (blind 12 b12-082, DH calibration "…有没有推荐的步骤", kept its out-of-scope veto)
+            w = self.s.ask_clause_weight
+            acts = {a: v if a == "out_of_scope" else
+                    (1 - w) * v + w * inside * clause_act[a] / clause_in for a, v in acts.items()}
         votes = dict(acts)
         for a in self.cue_acts(question):
             acts[a] += self.s.cue_weight
         act = max(ACTS, key=lambda a: (acts[a], -ACTS.index(a)))
         return Reading(act, acts, intents, claim, best, votes)
+
+    def _clause_votes(self, question: str, exclude: str | None) -> dict[str, float] | None:
+        """The act vote (sums to 1) of the `knn_k` example clauses nearest the question's ask clause, or None
+        (one clause, short, no clause vectors, weight 0, or the embedder failed)."""
+        if self.clauses is None or self.embed is None or self.s.ask_clause_weight <= 0:
+            return None
+        clause = ask_clause(question, self.s.ask_clause_min_chars)
+        if clause is None:
+            return None
+        try:
+            cv = np.asarray(self.embed([expand_query(clause)])[0], dtype=np.float32)
+        except Exception:  # a failing or sparse-only embedder: the whole question's vote stands
+            log.debug("no vector for the ask clause", exc_info=True)
+            return None
+        sims = self.clauses @ cv
+        if exclude is not None:
+            sims = np.where([e.question == exclude for e in self.examples], -1.0, sims)
+        top = np.argsort(-sims)[: self.s.knn_k]
+        best = float(sims[top[0]])
+        weights = [math.exp((float(sims[i]) - best) / self.s.knn_temperature) for i in top]
+        total = sum(weights)
+        out = dict.fromkeys(ACTS, 0.0)
+        for i, w in zip(top, weights):
+            out[self.examples[i].act] += w / total
+        return out

@@ -14,7 +14,7 @@ from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
 from ..text import detect_language, sentences
 from ..retrieval.tokenize import make_tokenizer
-from .acts import FOLLOWUP_ACTS, ActReader, Reading, example_vectors, load_cues, load_examples
+from .acts import FOLLOWUP_ACTS, ActReader, Reading, clause_vectors, example_vectors, load_cues, load_examples
 from .card import CardView, Writer, unnumber
 from .compose import BUILDERS, check_builders
 from .english import finish as in_reader_language
@@ -88,7 +88,8 @@ class Answerer:
         a = self.settings.answer
         examples = load_examples()
         self.acts = ActReader(examples, example_vectors(examples, tutor.embedder, self.settings.index_dir),
-                              load_cues(), a)
+                              load_cues(), a, clauses=clause_vectors(examples, tutor.embedder, self.settings.index_dir),
+                              embed=tutor.embedder.embed_queries)
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         check_builders(self.card)  # and every sentence a builder quotes
         check_scenarios(self.card)  # and every sentence the scenario factor table names

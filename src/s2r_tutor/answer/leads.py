@@ -23,6 +23,9 @@ class Claim:
     verdict: dict[str, str] | None  # short framing line per language ("不是。"), shown with the card sentence that says why
     topic: Intent | None = None  # the material that supports the verdict, when not the question's own topic
     cue: re.Pattern[str] | None = None  # words that name this claim in a yes/no question, whatever the neighbours vote
+    # whether the claim as its labelled questions state it is true per the card (its verdict line answers that
+    # side); a reader who states the other side gets the other answer (data/claim_statements.jsonl, polarity.py)
+    holds: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,9 @@ class Missing:
     # the neighbours' other acts do not overrule it (blind 11 b11en-025 "how many hours ... before it goes on
     # hardware" read as why-simulation and answered without saying the card gives no hours)
     asked: re.Pattern[str] | None = None
+    # the card sentences that bear on what is missing, said first after "the card does not give …" (blind 13
+    # b13en-028: "no complex formulas needed" stood as what the card says about success rates)
+    says: tuple[Ref, ...] = ()
 
     def is_asked(self, question: str) -> bool:
         return self.asked is not None and bool(self.asked.search(question.lower()))
@@ -112,8 +118,12 @@ class Leads:
             topic = c.get("topic")
             if topic is not None and topic not in intents:
                 raise AnswerDataError(f"data/leads.json claims.{cid}: unknown topic {topic!r}")
+            holds = c.get("holds")
+            if holds is not None and not isinstance(holds, bool):
+                raise AnswerDataError(f"data/leads.json claims.{cid}: 'holds' must be true or false")
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
-                                     Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")))
+                                     Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")),
+                                     holds)
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
         terms = data.get("compare_terms", {})
         if not isinstance(terms, dict):
@@ -165,10 +175,13 @@ class Leads:
             raise AnswerDataError(f"data/leads.json one_line_cues: bad pattern ({exc})") from exc
         self.missing = []
         for kind, m in data.get("not_in_card", {}).items():
+            if kind.startswith("_"):
+                continue
             try:
                 asked = re.compile(m["asked"]) if m.get("asked") else None
                 self.missing.append(Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]},
-                                            bool(m["decline"]), bool(m.get("decisive", False)), asked))
+                                            bool(m["decline"]), bool(m.get("decisive", False)), asked,
+                                            _refs(f"not_in_card.{kind}.says", m.get("says", []))))
             except (re.error, KeyError) as exc:
                 raise AnswerDataError(f"data/leads.json not_in_card {kind}: {exc}") from exc
         # "pros and cons of X": one line of the card's upside and one of its downside, per topic whose card
@@ -190,6 +203,18 @@ class Leads:
                                    and all(isinstance(po.get("verdict", {}).get(k), str) for k in ("zh", "en"))):
             raise AnswerDataError("data/leads.json compare_part_of: needs 'whole', 'parts' and 'verdict' {zh, en}")
         self.part_of = po
+        nc = data.get("negated_cue")
+        if nc is not None and not (isinstance(nc, dict) and isinstance(nc.get("window"), int) and nc["window"] > 0):
+            raise AnswerDataError("data/leads.json negated_cue: needs 'pattern' and a positive 'window'")
+        self.negated = None if nc is None else (_pattern("negated_cue.pattern", nc.get("pattern")), nc["window"])
+        ra = data.get("ranking_ask")
+        if ra is not None and not (isinstance(ra, dict) and isinstance(ra.get("sides"), list) and len(ra["sides"]) >= 2
+                                   and isinstance(ra.get("cue"), str) and isinstance(ra.get("group"), str)
+                                   and all(isinstance(ra.get("verdict", {}).get(k), str) for k in ("zh", "en"))):
+            raise AnswerDataError("data/leads.json ranking_ask: needs 'cue', 'group', 'sides' (two or more) and 'verdict' {zh, en}")
+        self.ranking = None if ra is None else (_pattern("ranking_ask.cue", ra.get("cue")),
+                                                _pattern("ranking_ask.group", ra.get("group")),
+                                                tuple(ra["sides"]), ra["verdict"])
         self.card = card
         self.check()
 
@@ -203,6 +228,8 @@ class Leads:
             yield f"lead_only_for.{t}", refs
         for side, refs in self.purposes.items():
             yield f"purposes.{side}", refs
+        for m in self.missing:
+            yield f"not_in_card.{m.kind}.says", m.says
         for t, (pros, cons) in self.pros_cons.items():
             yield f"pros_cons.{t}.pros", pros
             yield f"pros_cons.{t}.cons", cons
@@ -213,6 +240,11 @@ class Leads:
         if not self.card.chunk("summary"):
             return
         wholes = [self.part_of["whole"], *self.part_of["parts"]] if self.part_of else []
+        if self.ranking is not None:
+            missing = [x for x in self.ranking[2] if x not in self.purposes]
+            if missing:
+                raise AnswerDataError(f"data/leads.json ranking_ask: sides without 'purposes': {missing}")
+            wholes += list(self.ranking[2])
         for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
@@ -280,6 +312,34 @@ class Leads:
         if self.unranked is None or not self.unranked[0].search(question):
             return None
         return self.unranked[1][lang]
+
+    def cue_negated(self, claim: Claim, question: str) -> bool:
+        """The question names the claim by its cue words, negated ("不只是给强化学习用"): its other side."""
+        if self.negated is None or claim.cue is None:
+            return False
+        pat, window = self.negated
+        return any(pat.search(question[max(0, m.start() - window):m.start()]) for m in claim.cue.finditer(question))
+
+    def ranking_sides(self, question: str, named: list[str], grouped: bool) -> tuple[tuple[str, ...], str | None]:
+        """(sides, verdict per language key) when `question` (folded) asks which of the ranked sides is best
+        or to rank them: the sides it names in its order when two or more, else every side when it names
+        them as a group (`grouped`: the question's topic is theirs) — ((), None) when it asks no ranking."""
+        if self.ranking is None:
+            return (), None
+        cue, group, sides, _ = self.ranking
+        if not cue.search(question):
+            return (), None
+        mine = [x for x in named if x in sides]
+        if len(mine) >= 2:
+            return tuple(mine), "two" if len(mine) == 2 else "all"
+        if grouped and group.search(question):
+            return sides, "all"
+        return (), None
+
+    def ranking_verdict(self, kind: str, lang: str) -> str | None:
+        if kind == "all" and self.ranking is not None:
+            return self.ranking[3][lang]
+        return self.unranked[1][lang] if self.unranked is not None else None
 
     def upsides_downsides(self, intent: Intent, question: str) -> tuple[tuple[Ref, ...], tuple[Ref, ...]] | None:
         """(upside refs, downside refs) when `question` asks for pros and cons of a topic whose card states both."""

@@ -1,0 +1,92 @@
+"""Composition fixes of round 16 (docs/answering-history.md, 'Round 16, comp16'): a yes/no verdict follows
+the polarity of the reader's own statement (data/claim_statements.jsonl), a ranking of the card's methods
+says the card ranks none and what each is for, link lines never stand as content, a follow-up does not open
+on the previous answer. Wordings of their own (never a spent blind question), the real card and answerer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from s2r_tutor.answer.card import CardView
+from s2r_tutor.answer.leads import Leads
+from s2r_tutor.answer.polarity import check_statements, load_statements, units
+from s2r_tutor.errors import AnswerDataError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _first(text: str) -> str:
+    return next(p for p in text.split("\n\n") if p.strip())
+
+
+def test_statements_are_not_copied_from_any_dev_or_blind_set():
+    """Like acts.jsonl and scenario_stories.jsonl: a labelled statement copied from a graded or dev set would
+    make that set measure memory."""
+    asked = {json.loads(line)["question"].strip()
+             for f in [*ROOT.glob("tests/eval/*.jsonl"), *ROOT.glob("docs/blind*/holdout*.jsonl")]
+             for line in f.read_text(encoding="utf-8").splitlines() if line.strip()}
+    mine = {s.text for s in load_statements()}
+    assert asked and not (mine & asked), sorted(mine & asked)
+
+
+def test_statements_check_against_claims_and_card(tutor):
+    card = CardView(tutor.chunks)
+    leads = Leads(card)
+    check_statements(load_statements(), leads.claims, card)  # the shipped file is valid
+    one_side = '{"claim": "rl-only", "text": "x 只 y", "true": false, "cite": ["rl-vs-sim2real", "服务的不只限于强化学习"]}'
+    with pytest.raises(AnswerDataError, match="both polarities"):
+        check_statements(load_statements(one_side), leads.claims, card)
+    with pytest.raises(AnswerDataError, match="unknown claim"):
+        check_statements(load_statements(one_side.replace("rl-only", "no-such-claim")), leads.claims, card)
+    bad_cite = one_side.replace("服务的不只限于强化学习", "卡片上没有这句") + "\n" + one_side.replace("false", "true")
+    with pytest.raises(AnswerDataError, match="was the card edited"):
+        check_statements(load_statements(bad_cite), leads.claims, card)
+    with pytest.raises(AnswerDataError, match="'true'"):
+        load_statements(one_side.replace("false", '"no"'))
+
+
+def test_polarity_units_keep_the_negation():
+    assert "不只" in units("Sim2Real 不只服务于强化学习") and "不只" not in units("Sim2Real 只服务于强化学习")
+    assert "not just" in units("sim2real is not just for RL")
+
+
+@pytest.mark.parametrize("question", [
+    "仿真通过以后，上真机前还得再验证一遍吧？",
+])
+def test_a_true_statement_is_not_answered_no(tutor, question):
+    a = tutor.ask(question)
+    assert not a.refused and not _first(a.answer).startswith(("**不是", "不是", "**No", "No")), a.answer
+
+
+@pytest.mark.parametrize("question, opening", [
+    ("仿真全过了，直接交付客户没问题吧？", "**不是"),
+    ("Sim2Real 是不是只能配强化学习用？", "**不是"),
+])
+def test_a_false_statement_still_gets_its_no(tutor, question, opening):
+    a = tutor.ask(question)
+    assert _first(a.answer).startswith(opening), a.answer
+
+
+@pytest.mark.parametrize("question, line, n", [
+    ("四种缩小差距的方法里，哪个效果最好？", "卡片没有给这几种方法排优劣", 4),
+    ("Which gap-closing method is the most effective one?", "The card does not rank these methods", 4),
+    ("真机微调和鲁棒策略哪个更好？", "卡片没有给两者分优劣", 2),
+])
+def test_a_ranking_ask_says_the_card_ranks_none_then_each_method(tutor, question, line, n):
+    a = tutor.ask(question)
+    assert not a.refused and a.act == "compare" and _first(a.answer).startswith(line), a.answer
+    assert len(a.citations) >= n
+
+
+def test_not_in_card_answers_never_quote_link_lines(tutor):
+    a = tutor.ask("How many days does on-site tuning normally take for a new customer?")
+    assert not a.refused and "coming soon" not in a.answer and "→" not in a.answer, a.answer
+
+
+def test_a_thirty_second_ask_gets_the_lead_alone(tutor):
+    long = tutor.ask("Sim2Real 是什么，跟客户怎么讲")
+    short = tutor.ask("跟客户讲 Sim2Real，给我一个三十秒的版本")
+    assert not short.refused and len(short.answer) < len(long.answer), short.answer

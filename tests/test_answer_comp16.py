@@ -90,3 +90,29 @@ def test_a_thirty_second_ask_gets_the_lead_alone(tutor):
     long = tutor.ask("Sim2Real 是什么，跟客户怎么讲")
     short = tutor.ask("跟客户讲 Sim2Real，给我一个三十秒的版本")
     assert not short.refused and len(short.answer) < len(long.answer), short.answer
+
+
+def test_suggestions_never_repeat_the_question(tutor):
+    a = tutor.ask("is a world model the same as sim2real")
+    assert a.followups and all("world model the same" not in f.lower() for f in a.followups), a.followups
+
+
+@pytest.mark.parametrize("question", ["Sim2Real 不只是给强化学习用的吧", "Sim2Real 不只是软件问题吧？"])
+def test_a_negated_claim_is_confirmed(tutor, question):
+    a = tutor.ask(question)
+    assert _first(a.answer).startswith("**是的"), a.answer
+
+
+@pytest.mark.parametrize("question", ["打个比方，仿真和真机的关系像什么", "give me an analogy for sim2real"])
+def test_an_analogy_ask_leads_with_the_cards_own_picture(tutor, question):
+    a = tutor.ask(question)
+    first = _first(a.answer)
+    assert "虚拟世界负责大量练习" in first or "bulk of the practice" in first, a.answer
+
+
+def test_a_customer_followup_does_not_open_on_the_previous_answer(tutor):
+    first = "Sim2Real 为什么不光是软件的事"
+    before = tutor.ask(first)
+    history = [{"role": "user", "content": first}, {"role": "assistant", "content": before.answer}]
+    a = tutor.ask("那我要怎么跟客户那边做软件的负责人解释，别显得我们在推卸给硬件", history)
+    assert not a.refused and _first(a.answer) not in before.answer and "不是。" not in a.answer, a.answer

@@ -77,6 +77,11 @@ class _Side:
     sentence: str = ""
 
 
+def _bare(text: str) -> str:
+    """A question without case, spaces or punctuation (a suggestion that repeats it is left out)."""
+    return re.sub(r"[^\w\u3400-\u9fff]+", "", fold(text))
+
+
 def _subheadings(text: str) -> set[str]:
     """A section's bold sub-headings on lines of their own ("**强化学习**"): names, not statements."""
     return {m.group(1).strip() for m in re.finditer(r"^\s*\*\*([^*\n]+)\*\*\s*$", text, re.M)}
@@ -676,6 +681,11 @@ class Answerer:
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
                 tabled = tabled or followed
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
+            analogy = (self.leads.analogy_lead(fold(plan.asked)) if claim is None and plan.intent is not Intent.scenario
+                       and plan.act not in ("verdict", "compare", "not_in_card") else ())
+            if analogy:
+                # "打个比方" / "give me an analogy": the card's own figure of speech leads, whatever the topic
+                tabled, table_ok = analogy, True
             pros_cons = (self.leads.upsides_downsides(plan.intent, fold(plan.asked))
                          if plan.act == "compare" and claim is None else None)
             if pros_cons is not None:
@@ -759,7 +769,7 @@ class Answerer:
             full = a.budget_chars_en if lang == "en" else a.budget_chars
             # simpler, and an example (the example is the answer: blind 10-12 example answers re-listed the
             # topic's reasons under it, b10-066, b11-033, b12-078): half the budget
-            budget = int((full // 2 if plan.act in a.half_budget_acts else full) * shrink)
+            budget = int((full // 2 if plan.act in a.half_budget_acts or analogy else full) * shrink)
             if lead and plan.act != "verdict" and self.leads.one_line is not None \
                     and self.leads.one_line.search(fold(plan.asked)):
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
@@ -786,40 +796,46 @@ class Answerer:
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
 
     def _claim_lead(self, plan: Plan, claim, lang: str) -> tuple[tuple, str | None]:
-        """(card sentences, verdict line) of a claim, the way the reader's statement points
-        (answer/polarity.py): the claim's own verdict when the reader states the side it answers; 「是的。」 /
-        「不是。」 and the deciding sentence when the reader states the other side ("Sim2Real 不光是给强化学习用
-        的吧", blind 14 b14-024 got 「不是。」); no yes/no at all — not even the card's own bare 「不是。」 — when
-        too close to call. A follow-up (its verdict line already withdrawn) keeps the claim's sentences."""
+        """(card sentences, verdict line) of a claim, the way the reader's statement points (answer/polarity.py):
+
+        - a follow-up: no yes/no (its verdict line was withdrawn), nor the card's own bare 「不是。」;
+        - the question negates some claim's own cue words ("不只是给强化学习用的吧", "isn't only software"):
+          the reader states that claim's other side: 「是的。」 / "Yes." (or 「不是。」 for a claim that holds)
+          and the card sentence that decides it (blind 14 b14-024 got 「不是。」 on a true statement);
+        - the question uses the claim's cue words as they are: the claim's verdict as written;
+        - otherwise the labelled statements closest to it keep the verdict, or withdraw it (no yes/no at all,
+          and the deciding sentence first) when they read the other side or cannot tell."""
         line = (claim.verdict or {}).get(lang)
         bare = tuple(r for r in claim.lead if re.fullmatch(r"(?:不是|是的?|对|不对)[。！]?", r[1]))
+        rest = tuple(r for r in claim.lead if r not in bare)
         if plan.previous_answer:
-            # a follow-up gets no yes/no (its verdict line was withdrawn): nor the card's own bare 「不是。」,
-            # which answered the card's heading, not this turn (blind 13 b13-064: "不是。" + the answer before)
-            return tuple(r for r in claim.lead if r not in bare) or claim.lead, line
+            return rest or claim.lead, line
+        asked = fold(plan.asked or plan.focus.question)
+        negated = [c for c in self.leads.claims.values() if c.holds is not None and self.leads.cue_negated(c, asked)]
+        if len(negated) == 1:
+            other = negated[0]
+            cite = next((s.cite for s in self.polarity.statements
+                         if s.claim == self._claim_id(other) and s.true != other.holds), None)
+            refs = tuple(dict.fromkeys([cite, *(r for r in other.lead if not re.fullmatch(r"(?:不是|是的?|对|不对)[。！]?", r[1]))]
+                                       if cite else [r for r in other.lead]))
+            return refs or other.lead, _POLARITY[lang][not other.holds]
         if claim.holds is None:
             return claim.lead, line
-        asked = plan.asked or plan.focus.question
-        cued = plan.reading.claim_cued or (claim.cue is not None and bool(claim.cue.search(fold(asked))))
-        negated = cued and self.leads.cue_negated(claim, fold(asked))
-        if cued and not negated:
-            # the claim's own cue words ("直接上线", "skip the on-site trial") are its stated side: the claim's
-            # verdict as written (the statements' nearest once turned "Can we skip …?" into a "Yes")
+        if plan.reading.claim_cued or (claim.cue is not None and claim.cue.search(asked)):
+            # the claim's own cue words ("直接上线", "skip the on-site trial") are its stated side (the
+            # statements' nearest once turned "Can we skip …?" into a "Yes")
             return claim.lead, line
-        judged = self.polarity.judge(plan.reading.claim, plan.qv, asked, default=claim.holds)
-        if judged is None:
+        judged = self.polarity.judge(plan.reading.claim, plan.qv, plan.asked or plan.focus.question, default=claim.holds)
+        if judged is None or judged.true == claim.holds:
             return claim.lead, line
-        if negated and judged.true is not claim.holds:
-            # its own cue words, negated ("不只是…强化学习"): the other side, unless the statements say otherwise
-            judged = replace(judged, true=not claim.holds)
-        if judged.true == claim.holds:
-            return claim.lead, line
-        rest = tuple(r for r in claim.lead if r not in bare)
-        if judged.true is None:
-            return rest or claim.lead, None
+        # the nearest statements alone never turn a verdict round: on a few labelled statements their words
+        # were topic as often as polarity ("机器人本体不用管吧" read as the true side by 本体); they only
+        # withdraw the yes/no — a wrong verdict was graded 0, a missing one 2
         refs = tuple(dict.fromkeys([judged.cite, *rest])) if judged.cite else rest
-        verdict = None if plan.previous_answer else _POLARITY[lang][judged.true]
-        return refs or claim.lead, verdict
+        return refs or claim.lead, None
+
+    def _claim_id(self, claim) -> str | None:
+        return next((cid for cid, c in self.leads.claims.items() if c is claim), None)
 
     def _unsaid(self, plan: Plan, refs: tuple, keep: bool = True) -> tuple:
         """A follow-up's fixed lead without the sentences the previous answer already said (in the words the
@@ -847,10 +863,18 @@ class Answerer:
 
     def _followups(self, plan: Plan, citations: list, lang: str, question: str, history: list[Turn]) -> list[str]:
         """Suggested next questions, never the question just asked or one already asked."""
-        asked = {fold(question).strip()} | {fold(t.content).strip() for t in history if t.role == "user"}
+        texts = [question, *(t.content for t in history if t.role == "user")]
+        asked = {_bare(x) for x in texts}
+        words = [w for x in texts if (w := said_tokens(fold(x)))]
         pool = (self._generic_followups(citations, lang) if plan.generic
                 else suggestions(plan.intent, lang))
-        return [f for f in pool if fold(f).strip() not in asked]
+
+        def repeats(f: str) -> bool:
+            # the same question in other punctuation or case, or nearly the same words ("is a world model the
+            # same as sim2real" and "Is a world model the same as Sim2Real?")
+            mine = said_tokens(fold(f))
+            return _bare(f) in asked or any(mine and len(mine & w) >= 0.7 * max(len(mine), len(w)) for w in words)
+        return [f for f in pool if not repeats(f)]
 
     def draft(self, question: str, history: list[Turn]) -> Draft:
         """The CPU part: the verified template answer, and the LLM request when an LLM is configured."""

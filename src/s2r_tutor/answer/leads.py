@@ -203,6 +203,10 @@ class Leads:
                                    and all(isinstance(po.get("verdict", {}).get(k), str) for k in ("zh", "en"))):
             raise AnswerDataError("data/leads.json compare_part_of: needs 'whole', 'parts' and 'verdict' {zh, en}")
         self.part_of = po
+        an = data.get("analogy")
+        if an is not None and not (isinstance(an, dict) and isinstance(an.get("cue"), str)):
+            raise AnswerDataError("data/leads.json analogy: needs 'cue' and 'lead' [[anchor, phrase], ...]")
+        self.analogy = None if an is None else (_pattern("analogy.cue", an["cue"]), _refs("analogy.lead", an.get("lead")))
         nc = data.get("negated_cue")
         if nc is not None and not (isinstance(nc, dict) and isinstance(nc.get("window"), int) and nc["window"] > 0):
             raise AnswerDataError("data/leads.json negated_cue: needs 'pattern' and a positive 'window'")
@@ -230,6 +234,8 @@ class Leads:
             yield f"purposes.{side}", refs
         for m in self.missing:
             yield f"not_in_card.{m.kind}.says", m.says
+        if self.analogy is not None:
+            yield "analogy.lead", self.analogy[1]
         for t, (pros, cons) in self.pros_cons.items():
             yield f"pros_cons.{t}.pros", pros
             yield f"pros_cons.{t}.cons", cons
@@ -312,6 +318,12 @@ class Leads:
         if self.unranked is None or not self.unranked[0].search(question):
             return None
         return self.unranked[1][lang]
+
+    def analogy_lead(self, question: str) -> tuple[Ref, ...]:
+        """The card's own figure of speech when `question` (folded) asks for an analogy; () otherwise."""
+        if self.analogy is None or not self.analogy[0].search(question):
+            return ()
+        return self.analogy[1]
 
     def cue_negated(self, claim: Claim, question: str) -> bool:
         """The question names the claim by its cue words, negated ("不只是给强化学习用"): its other side."""

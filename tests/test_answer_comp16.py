@@ -12,7 +12,7 @@ import pytest
 
 from s2r_tutor.answer.card import CardView
 from s2r_tutor.answer.leads import Leads
-from s2r_tutor.answer.polarity import check_statements, load_statements, units
+from s2r_tutor.answer.polarity import check_statements, load_statements, rule_truth
 from s2r_tutor.errors import AnswerDataError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,9 +48,14 @@ def test_statements_check_against_claims_and_card(tutor):
         load_statements(one_side.replace("false", '"no"'))
 
 
-def test_polarity_units_keep_the_negation():
-    assert "不只" in units("Sim2Real 不只服务于强化学习") and "不只" not in units("Sim2Real 只服务于强化学习")
-    assert "not just" in units("sim2real is not just for RL")
+def test_the_polarity_rule_agrees_with_every_labelled_statement_it_reads(tutor):
+    """The rule (a claim's cue words, turned round by a negation in the same clause) on the labelled
+    statements: every statement it reads as its own claim gets the truth it is labelled with."""
+    leads = Leads(CardView(tutor.chunks))
+    read = [(s, r) for s in load_statements() if (r := rule_truth(leads, s.text)) is not None and r[0] == s.claim]
+    assert len(read) >= 30
+    wrong = [s.text for s, (_, truth) in read if truth != s.true]
+    assert not wrong, wrong
 
 
 @pytest.mark.parametrize("question", [

@@ -71,11 +71,6 @@ class AnswerSettings(BaseModel):
     claim_min_cosine: float = Field(0.93, ge=0, le=1, description="a verdict or customer-reply question is answered "
                                     "with a claim's lead only when a neighbour with that claim is this close (e5 cosines "
                                     "are compressed: on holdout4-6 claims at >= 0.935 were right, at < 0.92 mostly wrong)")
-    polarity_lexical_weight: float = Field(0.5, ge=0, description="weight of the shared character pairs / words beside "
-                                           "the cosine when a yes/no question is matched to labelled claim statements "
-                                           "(data/claim_statements.jsonl): an embedding hardly tells 只 from 不只")
-    polarity_margin: float = Field(0.04, ge=0, description="the best true and best false claim statement must differ "
-                                   "by this much (half of it when the polarity words agree), else no yes/no is said")
     budget_chars: int = Field(480, gt=0, description="supporting sentences are added while the answer stays this short")
     budget_chars_en: int = Field(720, gt=0, description="the same for an English reader, counted in the English shown "
                                  "(the card's aligned English runs ~2.8x the Chinese it renders)")

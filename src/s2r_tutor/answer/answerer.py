@@ -34,7 +34,7 @@ from .scenario_table import table as story_table
 from .scenarios import factors_for, is_story, shaped
 from .story_match import StoryMatcher, load_stories, story_vectors
 from .select import Candidate, said_tokens, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
-from .polarity import Polarity, check_statements, load_statements, statement_vectors
+from .polarity import check_statements, deciding_sentence, load_statements
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
@@ -109,10 +109,8 @@ class Answerer:
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         check_builders(self.card)  # and every sentence a builder quotes
         check_scenarios(self.card)  # and every sentence the scenario factor table names
-        statements = load_statements()
-        check_statements(statements, self.leads.claims, self.card)
-        self.polarity = Polarity(statements, statement_vectors(statements, tutor.embedder, self.settings.index_dir),
-                                 a.polarity_lexical_weight, a.polarity_margin)
+        self.statements = load_statements()
+        check_statements(self.statements, self.leads.claims, self.card)  # claims, both polarities, card sentences
         stories = load_stories()
         self.stories = StoryMatcher(stories, story_vectors(stories, tutor.embedder, self.settings.index_dir))
 
@@ -798,44 +796,25 @@ class Answerer:
     def _claim_lead(self, plan: Plan, claim, lang: str) -> tuple[tuple, str | None]:
         """(card sentences, verdict line) of a claim, the way the reader's statement points (answer/polarity.py):
 
-        - a follow-up: no yes/no (its verdict line was withdrawn), nor the card's own bare 「不是。」;
-        - the question negates some claim's own cue words ("不只是给强化学习用的吧", "isn't only software"):
-          the reader states that claim's other side: 「是的。」 / "Yes." (or 「不是。」 for a claim that holds)
-          and the card sentence that decides it (blind 14 b14-024 got 「不是。」 on a true statement);
-        - the question uses the claim's cue words as they are: the claim's verdict as written;
-        - otherwise the labelled statements closest to it keep the verdict, or withdraw it (no yes/no at all,
-          and the deciding sentence first) when they read the other side or cannot tell."""
-        line = (claim.verdict or {}).get(lang)
-        bare = tuple(r for r in claim.lead if re.fullmatch(r"(?:不是|是的?|对|不对)[。！]?", r[1]))
-        rest = tuple(r for r in claim.lead if r not in bare)
+        - a follow-up: no yes/no (its verdict line was withdrawn), nor the card's own bare 「不是。」, which
+          answered the card's heading, not this turn (blind 13 b13-064: "不是。" + the answer before);
+        - the question negates one claim's own cue words ("不只是给强化学习用的吧", "isn't only for RL"), or
+          uses its `other_cue` ("还得再验证一遍吧"): the reader states that claim's other side: 「是的。」 / "Yes." (「不是。」 for a claim that holds) and the
+          card sentence that decides it (data/claim_statements.jsonl; blind 14 b14-024 got 「不是。」);
+        - otherwise the claim's verdict as written."""
+        bare = re.compile(r"(?:不是|是的?|对|不对)[。！]?")
+        rest = tuple(r for r in claim.lead if not bare.fullmatch(r[1]))
         if plan.previous_answer:
-            return rest or claim.lead, line
+            return rest or claim.lead, (claim.verdict or {}).get(lang)
         asked = fold(plan.asked or plan.focus.question)
-        negated = [c for c in self.leads.claims.values() if c.holds is not None and self.leads.cue_negated(c, asked)]
-        if len(negated) == 1:
-            other = negated[0]
-            cite = next((s.cite for s in self.polarity.statements
-                         if s.claim == self._claim_id(other) and s.true != other.holds), None)
-            refs = tuple(dict.fromkeys([cite, *(r for r in other.lead if not re.fullmatch(r"(?:不是|是的?|对|不对)[。！]?", r[1]))]
-                                       if cite else [r for r in other.lead]))
+        turned = [(cid, c) for cid, c in self.leads.claims.items()
+                  if (side := self.leads.stated_side(c, asked)) is not None and side != c.holds]
+        if len(turned) == 1:
+            cid, other = turned[0]
+            cite = deciding_sentence(self.statements, cid, not other.holds)
+            refs = tuple(dict.fromkeys([*([cite] if cite else []), *(r for r in other.lead if not bare.fullmatch(r[1]))]))
             return refs or other.lead, _POLARITY[lang][not other.holds]
-        if claim.holds is None:
-            return claim.lead, line
-        if plan.reading.claim_cued or (claim.cue is not None and claim.cue.search(asked)):
-            # the claim's own cue words ("直接上线", "skip the on-site trial") are its stated side (the
-            # statements' nearest once turned "Can we skip …?" into a "Yes")
-            return claim.lead, line
-        judged = self.polarity.judge(plan.reading.claim, plan.qv, plan.asked or plan.focus.question, default=claim.holds)
-        if judged is None or judged.true == claim.holds:
-            return claim.lead, line
-        # the nearest statements alone never turn a verdict round: on a few labelled statements their words
-        # were topic as often as polarity ("机器人本体不用管吧" read as the true side by 本体); they only
-        # withdraw the yes/no — a wrong verdict was graded 0, a missing one 2
-        refs = tuple(dict.fromkeys([judged.cite, *rest])) if judged.cite else rest
-        return refs or claim.lead, None
-
-    def _claim_id(self, claim) -> str | None:
-        return next((cid for cid, c in self.leads.claims.items() if c is claim), None)
+        return claim.lead, (claim.verdict or {}).get(lang)
 
     def _unsaid(self, plan: Plan, refs: tuple, keep: bool = True) -> tuple:
         """A follow-up's fixed lead without the sentences the previous answer already said (in the words the

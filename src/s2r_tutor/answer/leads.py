@@ -26,6 +26,8 @@ class Claim:
     # whether the claim as its labelled questions state it is true per the card (its verdict line answers that
     # side); a reader who states the other side gets the other answer (data/claim_statements.jsonl, polarity.py)
     holds: bool | None = None
+    # words that state the claim's other side ("还得再验证" for direct-deploy): that side, unless negated
+    other_cue: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ class Leads:
                 raise AnswerDataError(f"data/leads.json claims.{cid}: 'holds' must be true or false")
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
                                      Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")),
-                                     holds)
+                                     holds, _pattern(f"claims.{cid}.other_cue", c.get("other_cue")))
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
         terms = data.get("compare_terms", {})
         if not isinstance(terms, dict):
@@ -208,9 +210,9 @@ class Leads:
             raise AnswerDataError("data/leads.json analogy: needs 'cue' and 'lead' [[anchor, phrase], ...]")
         self.analogy = None if an is None else (_pattern("analogy.cue", an["cue"]), _refs("analogy.lead", an.get("lead")))
         nc = data.get("negated_cue")
-        if nc is not None and not (isinstance(nc, dict) and isinstance(nc.get("window"), int) and nc["window"] > 0):
-            raise AnswerDataError("data/leads.json negated_cue: needs 'pattern' and a positive 'window'")
-        self.negated = None if nc is None else (_pattern("negated_cue.pattern", nc.get("pattern")), nc["window"])
+        if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
+            raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
+        self.negated = None if nc is None else tuple(_pattern(f"negated_cue.{k}", nc[k]) for k in ("pattern", "asking", "clause"))
         ra = data.get("ranking_ask")
         if ra is not None and not (isinstance(ra, dict) and isinstance(ra.get("sides"), list) and len(ra["sides"]) >= 2
                                    and isinstance(ra.get("cue"), str) and isinstance(ra.get("group"), str)
@@ -325,12 +327,34 @@ class Leads:
             return ()
         return self.analogy[1]
 
+    def stated_side(self, claim: Claim, question: str) -> bool | None:
+        """The side of `claim` the question states by the claim's own words: `holds` for its cue, the other
+        side for its cue negated or for its `other_cue` (that one negated: `holds` again); None when neither
+        names it."""
+        if claim.holds is None:
+            return None
+        if claim.other_cue is not None and claim.other_cue.search(question):
+            return claim.holds if self._negated(claim.other_cue, question) else not claim.holds
+        if claim.cue is not None and claim.cue.search(question):
+            return not claim.holds if self._negated(claim.cue, question) else claim.holds
+        return None
+
     def cue_negated(self, claim: Claim, question: str) -> bool:
-        """The question names the claim by its cue words, negated ("不只是给强化学习用"): its other side."""
-        if self.negated is None or claim.cue is None:
+        return claim.cue is not None and self._negated(claim.cue, question)
+
+    def _negated(self, cue: re.Pattern[str], question: str) -> bool:
+        """The question names the claim by its cue words with a negation in the same clause ("不只是给强化学习
+        用", "世界模型跟 sim2real 不是一回事"), once its own yes/no form is taken out: its other side."""
+        if self.negated is None:
             return False
-        pat, window = self.negated
-        return any(pat.search(question[max(0, m.start() - window):m.start()]) for m in claim.cue.finditer(question))
+        negator, asking, clause = self.negated
+        plain = asking.sub(" ", question)
+        for part in clause.split(plain):
+            cues = [m.span() for m in cue.finditer(part)]
+            # a negation inside the cue itself ("不用做真机" is the direct-deploy cue) turns nothing round
+            if cues and any(not any(a <= n.start() and n.end() <= b for a, b in cues) for n in negator.finditer(part)):
+                return True
+        return False
 
     def ranking_sides(self, question: str, named: list[str], grouped: bool) -> tuple[tuple[str, ...], str | None]:
         """(sides, verdict per language key) when `question` (folded) asks which of the ranked sides is best

@@ -69,6 +69,9 @@ def test_a_true_statement_is_not_answered_no(tutor, question):
 @pytest.mark.parametrize("question, opening", [
     ("仿真全过了，直接交付客户没问题吧？", "**不是"),
     ("Sim2Real 是不是只能配强化学习用？", "**不是"),
+    ("世界模型和sim2real是不是一回事", "**不是"),            # 是不是 holds 不是: the question's form, no negation
+    ("我跟客户讲sim2real就是纯算法问题、和硬件无关，这样讲没问题吧", "不是"),  # 无关 after the cue is the claim
+    ("Isn't sim2real just a software thing?", "No"),         # a leading "Isn't" asks, it negates nothing
 ])
 def test_a_false_statement_still_gets_its_no(tutor, question, opening):
     a = tutor.ask(question)
@@ -102,7 +105,8 @@ def test_suggestions_never_repeat_the_question(tutor):
     assert a.followups and all("world model the same" not in f.lower() for f in a.followups), a.followups
 
 
-@pytest.mark.parametrize("question", ["Sim2Real 不只是给强化学习用的吧", "Sim2Real 不只是软件问题吧？"])
+@pytest.mark.parametrize("question", ["Sim2Real 不只是给强化学习用的吧", "Sim2Real 不只是软件问题吧？",
+                                      "世界模型跟 Sim2Real 不是一回事吧"])
 def test_a_negated_claim_is_confirmed(tutor, question):
     a = tutor.ask(question)
     assert _first(a.answer).startswith("**是的"), a.answer

@@ -333,7 +333,9 @@ class Leads:
         names it."""
         if claim.holds is None:
             return None
-        if claim.other_cue is not None and claim.other_cue.search(question):
+        plain = self.negated[1].sub(" ", question) if self.negated is not None else question
+        # (the question's own yes/no form out first: 是不是一回事 holds 不是一回事)
+        if claim.other_cue is not None and claim.other_cue.search(plain):
             return claim.holds if self._negated(claim.other_cue, question) else not claim.holds
         if claim.cue is not None and claim.cue.search(question):
             return not claim.holds if self._negated(claim.cue, question) else claim.holds
@@ -343,16 +345,17 @@ class Leads:
         return claim.cue is not None and self._negated(claim.cue, question)
 
     def _negated(self, cue: re.Pattern[str], question: str) -> bool:
-        """The question names the claim by its cue words with a negation in the same clause ("不只是给强化学习
-        用", "世界模型跟 sim2real 不是一回事"), once its own yes/no form is taken out: its other side."""
+        """The question names the claim by its cue words with a negation before them in the same clause
+        ("不只是给强化学习用", "isn't only for RL"), once its own yes/no form is taken out: its other side."""
         if self.negated is None:
             return False
         negator, asking, clause = self.negated
         plain = asking.sub(" ", question)
         for part in clause.split(plain):
             cues = [m.span() for m in cue.finditer(part)]
-            # a negation inside the cue itself ("不用做真机" is the direct-deploy cue) turns nothing round
-            if cues and any(not any(a <= n.start() and n.end() <= b for a, b in cues) for n in negator.finditer(part)):
+            # a negation before the cue turns it round; one inside the cue itself ("不用做真机" is the
+            # direct-deploy cue) or after it ("纯算法问题、跟硬件没关系" states the claim, b8-085) does not
+            if cues and any(n.start() < cues[0][0] for n in negator.finditer(part)):
                 return True
         return False
 

@@ -106,7 +106,7 @@ def test_suggestions_never_repeat_the_question(tutor):
 
 
 @pytest.mark.parametrize("question", ["Sim2Real 不只是给强化学习用的吧", "Sim2Real 不只是软件问题吧？",
-                                      "世界模型跟 Sim2Real 不是一回事吧"])
+                                      "世界模型跟 Sim2Real 不是一回事吧", "仿真和真机之间总会有点差距吧？"])
 def test_a_negated_claim_is_confirmed(tutor, question):
     a = tutor.ask(question)
     assert _first(a.answer).startswith("**是的"), a.answer

@@ -799,8 +799,9 @@ class Answerer:
         - a follow-up: no yes/no (its verdict line was withdrawn), nor the card's own bare 「不是。」, which
           answered the card's heading, not this turn (blind 13 b13-064: "不是。" + the answer before);
         - the question negates one claim's own cue words ("不只是给强化学习用的吧", "isn't only for RL"), or
-          uses its `other_cue` ("还得再验证一遍吧"): the reader states that claim's other side: 「是的。」 / "Yes." (「不是。」 for a claim that holds) and the
-          card sentence that decides it (data/claim_statements.jsonl; blind 14 b14-024 got 「不是。」);
+          uses its `other_cue` ("还得再验证一遍吧"): the reader states that claim's other side: 「是的。」 /
+          "Yes." (「不是。」 for a claim that holds) and the card sentence that decides it
+          (data/claim_statements.jsonl; blind 14 b14-024 got 「不是。」);
         - otherwise the claim's verdict as written."""
         bare = re.compile(r"(?:不是|是的?|对|不对)[。！]?")
         rest = tuple(r for r in claim.lead if not bare.fullmatch(r[1]))

@@ -124,8 +124,8 @@ def test_no_label_repeats_its_sentence_and_no_broken_bold(ask):
     ("强化学习和 Sim2Real 有什么区别？", "≠"),
 ])
 def test_verdict_and_compare_lead_with_the_answer(ask, question, lead):
-    a = ask(question)
-    assert lead in a.answer.split("\n\n")[0] + a.answer.split("\n\n")[1][:80]
+    paras = ask(question).answer.split("\n\n")  # a one-paragraph answer (round 16: world-model) has no second
+    assert lead in paras[0] + (paras[1][:80] if len(paras) > 1 else "")
 
 
 @pytest.mark.parametrize("question", ["Sim2Real 最新的论文有哪些？", "哪家公司的 Sim2Real 做得最好", "Which company is best at sim2real?"])

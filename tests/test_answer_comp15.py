@@ -21,9 +21,10 @@ def test_pay_and_hr_questions_are_refused(tutor, question):
 
 
 def test_a_ranking_of_the_methods_says_the_card_gives_none(tutor):
+    # round 16: said as "the card does not rank them", then what each method is for (was a bare not-in-card)
     a = tutor.ask("Please rank the gap-closing methods, best first")
-    assert not a.refused and a.act == "not_in_card"
-    assert "does not give" in _first(a.answer) and a.citations
+    assert not a.refused and a.act == "compare"
+    assert "does not rank" in _first(a.answer) and len(a.citations) >= 4
 
 
 @pytest.mark.parametrize("question, line", [

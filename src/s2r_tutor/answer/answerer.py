@@ -34,6 +34,7 @@ from .scenario_table import table as story_table
 from .scenarios import factors_for, is_story, shaped
 from .story_match import StoryMatcher, load_stories, story_vectors
 from .select import Candidate, said_tokens, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
+from .polarity import check_statements, deciding_sentence, load_statements
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
@@ -43,6 +44,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 log = logging.getLogger("s2r_tutor.answer")
 _MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
 _MISSING_TEXT = {"zh": "卡片没有给出{what}。", "en": "The card does not give {what}."}
+_POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.", False: "No."}}  # the reader's statement per the card
 _MISSING_THEN = {"zh": "卡片里相关的内容是：", "en": "What the card does say:"}
 
 
@@ -63,6 +65,21 @@ class Plan:
     lang: str = "zh"  # the reader's language: an English question is scored against the card's aligned English
     asked: str = ""  # the question's own words (focus.question of a follow-up carries the earlier topic too)
     earlier_answer: str = ""  # the last assistant turn, follow-up or not: its points are not listed again
+    ranking: tuple[str, ...] = ()  # a "which method is best" / "rank them" ask: the sides to answer, unranked
+    ranking_kind: str = ""  # "two" / "all": which "the card does not rank them" line
+
+
+@dataclass(frozen=True)
+class _Side:
+    """A compared side named by its section alone (its line is its 'purposes' span)."""
+
+    anchor: str
+    sentence: str = ""
+
+
+def _bare(text: str) -> str:
+    """A question without case, spaces or punctuation (a suggestion that repeats it is left out)."""
+    return re.sub(r"[^\w\u3400-\u9fff]+", "", fold(text))
 
 
 def _subheadings(text: str) -> set[str]:
@@ -93,6 +110,8 @@ class Answerer:
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         check_builders(self.card)  # and every sentence a builder quotes
         check_scenarios(self.card)  # and every sentence the scenario factor table names
+        self.statements = load_statements()
+        check_statements(self.statements, self.leads.claims, self.card)  # claims, both polarities, card sentences
         stories = load_stories()
         self.stories = StoryMatcher(stories, story_vectors(stories, tutor.embedder, self.settings.index_dir))
 
@@ -259,7 +278,10 @@ class Answerer:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
             act = focus.act = "verdict"
             reading.claim, reading.claim_cued = cued, True
-        focus.claim = reading.claim if act in ("verdict", "customer_reply") else None
+        # a comparison's neighbours may read the claim it is the other form of ("how is a world model different
+        # from sim2real" ~ "is a world model sim2real?"): its material answers it (blind 14 b14en-015 listed
+        # robot-body factors and never said "related, but not the same concept")
+        focus.claim = reading.claim if act in ("verdict", "customer_reply", "compare") else None
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             focus.factors = self.stories.match(qv, focus.question)
             # the yes/no it asks (a follow-up's vector is the earlier question's: its cue words decide)
@@ -279,12 +301,26 @@ class Answerer:
         missing = asks_missing if act == "not_in_card" else None
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
+        ranking, ranking_kind = ((), None)
+        if in_scope and not generic and act in ("compare", "overview", "how", "define", "not_in_card", "verdict"):
+            # "哪种方法最好使" / "rank the four methods": the card ranks none of them; say so, then what each
+            # is for (blind 14 b14-030 listed all four silently, blind 13 b13en-030 was declined as a ranking)
+            named = [a for a in focus.order if a in focus.anchors] or sorted(focus.anchors)
+            ranking, ranking_kind = self.leads.ranking_sides(fold(question), named, intent is Intent.methods)
+            if ranking and len(ranking) == 2 and self.leads.condition(fold(question), list(ranking)) is not None:
+                ranking, ranking_kind = (), None  # a condition the card ties to a side: the compare path answers it
+            if ranking and (missing is None or missing.kind == "ranking"):
+                act = focus.act = "compare"
+                missing = None
+            else:
+                ranking, ranking_kind = (), None
         previous = next((t.content for t in reversed(history) if t.role == "assistant"), "") if ctx.is_followup else ""
         focus.followup = bool(previous)
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
                     asked=question,
-                    earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""))
+                    earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""),
+                    ranking=ranking, ranking_kind=ranking_kind or "")
 
     def _asks_story_fix(self, question: str, own: dict, history: list[Turn], last_user: int) -> bool:
         """A short turn whose only topic is the methods, naming no method, after a customer story."""
@@ -404,12 +440,17 @@ class Answerer:
     def _scores(self, plan: Plan):
         return lambda question, sents: self._sentence_scores(question, sents, plan.qv, plan.lang)
 
-    def _closest(self, plan: Plan, ledger: Ledger, lang: str, chunks: list, n: int, alone: bool = False) -> str:
+    def _closest(self, plan: Plan, ledger: Ledger, lang: str, chunks: list, n: int, alone: bool = False,
+                 also: frozenset[str] = frozenset()) -> str:
         """`alone`: the sentences stand without the answer's own material (a not-in-card answer's "what the
         card does say"): a list item that names no subject ("可以在仿真或真实环境中训练" under 强化学习) is
         left out; it read as padding after "the card gives no GPU hours" (blind 10 b10en-032, b10en-033)."""
         skip = frozenset(x for c in chunks if c.doc_id == self.card.doc_id
                          for x in self.card.dependent_items(c.anchor) | _subheadings(c.text)) if alone else frozenset()
+        # a link line ("→ 04-09 机器人数据 · 即将补充") and a sentence that never leads (the methods' "不需要先理解
+        # 复杂公式") are navigation and framing, never what the card says about the ask (blind 13 b13en-028/029)
+        skip |= frozenset(x for c in chunks if c.doc_id == self.card.doc_id for x in sentences(c.text)
+                          if x.lstrip().startswith("→") or any(a == c.anchor and p in x for a, p in self.leads.never)) | also
         extra = build_generic(ledger, chunks, plan.focus.question, lang, scorer=self._scores(plan), max_sentences=n,
                               skip=skip)
         return extra["points"]
@@ -598,9 +639,22 @@ class Answerer:
             # "卡片没有给出……", then what the card does say (the sections search ranks first), cited
             ledger.frame(_MISSING_TEXT[lang].format(what=plan.missing.names[lang]))
             ledger.frame(_MISSING_THEN[lang])
+            writer = Writer(self.card, ledger, lang)
+            said = [writer.bullet(anchor, unnumber(writer.sentence(anchor, phrase)), label=self.card.heading(anchor))
+                    for anchor, phrase in plan.missing.says]
+            said = [x for x in said if x]
+            # the kind's own sentences first (leads.json not_in_card 'says'), then the closest retrieved ones
             points = self._closest(plan, ledger, lang, [self.tutor.chunks[r.idx] for r in plan.ranked],
-                                   max(2, a.closest_sentences), alone=True)
+                                   1 if said else max(2, a.closest_sentences), alone=True,
+                                   also=frozenset(writer.sentence(x, p) for x, p in plan.missing.says))
+            points = "\n".join([*said, *[x for x in points.splitlines() if x.strip()]])
             markdown = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{_MISSING_THEN[lang]}\n\n{points}"
+        elif plan.ranking:
+            # the card does not rank them, then one line per method: what it is for (data/leads.json purposes)
+            writer = Writer(self.card, ledger, lang)
+            line = self.leads.ranking_verdict(plan.ranking_kind, lang)
+            sides = "\n".join(self._side_line(writer, _Side(a)) for a in plan.ranking)
+            markdown = (f"{ledger.frame(line)}\n\n" if line else "") + sides
         elif generic:
             template = self.templates.get("generic", lang)
             values = build_generic(ledger, [self.tutor.chunks[r.idx] for r in plan.ranked], plan.focus.question, lang,
@@ -618,7 +672,10 @@ class Answerer:
                 # blind 8 b8-036); a verdict line the card does not state is only given on the question's own.
                 # The claim's card sentences still may lead (they are checked for fit like any fixed lead).
                 claim = replace(claim, verdict=None)
-            tabled = self.leads.lead(plan.intent, plan.act, plan.focus.anchors) \
+            keys = plan.focus.anchors
+            if plan.act == "compare" and plan.focus.claim and (f"{plan.intent.value}:{plan.focus.claim}", "compare") in self.leads.leads:
+                keys = keys | {plan.focus.claim}  # the claim's own lead for its comparison form (leads.json)
+            tabled = self.leads.lead(plan.intent, plan.act, keys) \
                 if self.leads.table_leads(plan.intent, plan.act) and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
             table_ok = True
             side_heads: list[str] = []
@@ -638,6 +695,11 @@ class Answerer:
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
                 tabled = tabled or followed
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
+            analogy = (self.leads.analogy_lead(fold(plan.asked)) if claim is None and plan.intent is not Intent.scenario
+                       and plan.act not in ("verdict", "compare", "not_in_card") else ())
+            if analogy:
+                # "打个比方" / "give me an analogy": the card's own figure of speech leads, whatever the topic
+                tabled, table_ok = analogy, True
             pros_cons = (self.leads.upsides_downsides(plan.intent, fold(plan.asked))
                          if plan.act == "compare" and claim is None else None)
             if pros_cons is not None:
@@ -646,12 +708,17 @@ class Answerer:
                 lead = "\n".join(self._labelled_line(writer, refs, name)
                                  for refs, name in zip(pros_cons, self.leads.pros_cons_labels[lang]))
             elif claim is not None:
-                lead = lead_block(writer, with_predecessors(self.card, claim.lead, self.leads.openers),
-                                  (claim.verdict or {}).get(lang))
+                refs, line = self._claim_lead(plan, claim, lang)
+                fresh = self._unsaid(plan, refs, keep=False)
+                if not fresh and plan.previous_answer:
+                    # the claim's sentences were all said by the answer before: a follow-up asking how to put it
+                    # to a customer gets the table's sentence for its act instead (blind 13 b13-064)
+                    fresh = self._unsaid(plan, self.leads.lead(plan.intent, plan.act, frozenset()), keep=False)
+                lead = lead_block(writer, with_predecessors(self.card, fresh or refs, self.leads.openers), line)
             elif tabled:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
-                lead = lead_block(writer, with_predecessors(self.card, tabled, self.leads.openers))
+                lead = lead_block(writer, with_predecessors(self.card, self._unsaid(plan, tabled), self.leads.openers))
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) \
                     and (plan.intent.value, plan.act) not in self.leads.builder_first:
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);
@@ -716,7 +783,7 @@ class Answerer:
             full = a.budget_chars_en if lang == "en" else a.budget_chars
             # simpler, and an example (the example is the answer: blind 10-12 example answers re-listed the
             # topic's reasons under it, b10-066, b11-033, b12-078): half the budget
-            budget = int((full // 2 if plan.act in a.half_budget_acts else full) * shrink)
+            budget = int((full // 2 if plan.act in a.half_budget_acts or analogy else full) * shrink)
             if lead and plan.act != "verdict" and self.leads.one_line is not None \
                     and self.leads.one_line.search(fold(plan.asked)):
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
@@ -742,6 +809,47 @@ class Answerer:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
 
+    def _claim_lead(self, plan: Plan, claim, lang: str) -> tuple[tuple, str | None]:
+        """(card sentences, verdict line) of a claim, the way the reader's statement points (answer/polarity.py):
+
+        - a follow-up: no yes/no (its verdict line was withdrawn), nor the card's own bare 「不是。」, which
+          answered the card's heading, not this turn (blind 13 b13-064: "不是。" + the answer before);
+        - the question negates one claim's own cue words ("不只是给强化学习用的吧", "isn't only for RL"), or
+          uses its `other_cue` ("还得再验证一遍吧"): the reader states that claim's other side: 「是的。」 /
+          "Yes." (「不是。」 for a claim that holds) and the card sentence that decides it
+          (data/claim_statements.jsonl; blind 14 b14-024 got 「不是。」);
+        - otherwise the claim's verdict as written."""
+        bare = re.compile(r"(?:不是|是的?|对|不对)[。！]?")
+        rest = tuple(r for r in claim.lead if not bare.fullmatch(r[1]))
+        if plan.previous_answer:
+            return rest or claim.lead, (claim.verdict or {}).get(lang)
+        asked = fold(plan.asked or plan.focus.question)
+        turned = [(cid, c) for cid, c in self.leads.claims.items()
+                  if (side := self.leads.stated_side(c, asked)) is not None and side != c.holds]
+        if len(turned) == 1:
+            cid, other = turned[0]
+            cite = deciding_sentence(self.statements, cid, not other.holds)
+            refs = tuple(dict.fromkeys([*([cite] if cite else []), *(r for r in other.lead if not bare.fullmatch(r[1]))]))
+            return refs or other.lead, _POLARITY[lang][not other.holds]
+        return claim.lead, (claim.verdict or {}).get(lang)
+
+    def _unsaid(self, plan: Plan, refs: tuple, keep: bool = True) -> tuple:
+        """A follow-up's fixed lead without the sentences the previous answer already said (in the words the
+        reader saw: an English reader's by the aligned English), when any other is left: "那我该怎么跟客户
+        讲" after an answer must not open on that answer again (blind 13 b13-064)."""
+        if not plan.previous_answer or not refs:
+            return refs
+        before = said_tokens(plan.previous_answer)
+        share = self.settings.answer.followup_repeat_overlap
+
+        def said(anchor: str, phrase: str) -> bool:
+            s = next((x for x in self.card.sents(anchor) if phrase in x), phrase)
+            ch = self.card.chunk(anchor)
+            words = said_tokens((english_of(ch, s) or s) if plan.lang == "en" and ch is not None else s)
+            return bool(words) and len(words & before) >= share * len(words)
+        rest = tuple(r for r in refs if not said(*r))
+        return rest or (refs if keep else ())
+
     def _top_markers(self, plan: Plan, ledger: Ledger, force: bool = False) -> frozenset[str]:
         """The marker of the section search ranks first, when it is cited: its line always stays."""
         if not plan.ranked or (not force and (plan.focus.anchors or plan.focus.item is not None)):
@@ -751,10 +859,18 @@ class Answerer:
 
     def _followups(self, plan: Plan, citations: list, lang: str, question: str, history: list[Turn]) -> list[str]:
         """Suggested next questions, never the question just asked or one already asked."""
-        asked = {fold(question).strip()} | {fold(t.content).strip() for t in history if t.role == "user"}
+        texts = [question, *(t.content for t in history if t.role == "user")]
+        asked = {_bare(x) for x in texts}
+        words = [w for x in texts if (w := said_tokens(fold(x)))]
         pool = (self._generic_followups(citations, lang) if plan.generic
                 else suggestions(plan.intent, lang))
-        return [f for f in pool if fold(f).strip() not in asked]
+
+        def repeats(f: str) -> bool:
+            # the same question in other punctuation or case, or nearly the same words ("is a world model the
+            # same as sim2real" and "Is a world model the same as Sim2Real?")
+            mine = said_tokens(fold(f))
+            return _bare(f) in asked or any(mine and len(mine & w) >= 0.7 * max(len(mine), len(w)) for w in words)
+        return [f for f in pool if not repeats(f)]
 
     def draft(self, question: str, history: list[Turn]) -> Draft:
         """The CPU part: the verified template answer, and the LLM request when an LLM is configured."""

@@ -144,12 +144,14 @@ def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
                      w.sentence("physical-system", "不是同一个概念"), label=label(w.lang, "world-model"))
     # the card's "不是。" answers "is it only software?": never a stray "No." under another question
     # (blind 9 b9-063 asked a yes/no the card confirms)
-    no = w.sentence("physical-system", "不是") if f.claim == "software-only" else ""
+    # — nor on a follow-up, where it answered nothing the turn asked (blind 13 b13-064: "本体：不是。")
+    no = w.sentence("physical-system", "不是") if f.claim == "software-only" and not f.followup else ""
     verdict = w.bullet("physical-system", *[x for x in (no, w.sentence("physical-system", "同一套算法")) if x],
                        label=label(w.lang, "body"))
     closing = w.bullet("physical-system", w.sentence("physical-system", "越不准确"))
     if "world-model" in f.anchors or f.claim == "world-model":  # the card's "不是。" answers "only software?", not this
-        return {"verdict": world, "factors": "", "closing": closing}
+        # the body-parameter closing said nothing of world models (blind 14 b14en-015 padding)
+        return {"verdict": world, "factors": "", "closing": ""}
     # the world-model sentence answers "is a world model the same as Sim2Real?" only: under a hardware
     # question it was padding (blind 8 b8-033, b8-046, b8en-029; blind 9 b9-085, b9en-026)
     return {"verdict": verdict, "factors": w.bullet("physical-system", *items, sep="、"), "closing": closing}

@@ -23,6 +23,11 @@ class Claim:
     verdict: dict[str, str] | None  # short framing line per language ("不是。"), shown with the card sentence that says why
     topic: Intent | None = None  # the material that supports the verdict, when not the question's own topic
     cue: re.Pattern[str] | None = None  # words that name this claim in a yes/no question, whatever the neighbours vote
+    # whether the claim as its labelled questions state it is true per the card (its verdict line answers that
+    # side); a reader who states the other side gets the other answer (data/claim_statements.jsonl, polarity.py)
+    holds: bool | None = None
+    # words that state the claim's other side ("还得再验证" for direct-deploy): that side, unless negated
+    other_cue: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,9 @@ class Missing:
     # the neighbours' other acts do not overrule it (blind 11 b11en-025 "how many hours ... before it goes on
     # hardware" read as why-simulation and answered without saying the card gives no hours)
     asked: re.Pattern[str] | None = None
+    # the card sentences that bear on what is missing, said first after "the card does not give …" (blind 13
+    # b13en-028: "no complex formulas needed" stood as what the card says about success rates)
+    says: tuple[Ref, ...] = ()
 
     def is_asked(self, question: str) -> bool:
         return self.asked is not None and bool(self.asked.search(question.lower()))
@@ -112,8 +120,12 @@ class Leads:
             topic = c.get("topic")
             if topic is not None and topic not in intents:
                 raise AnswerDataError(f"data/leads.json claims.{cid}: unknown topic {topic!r}")
+            holds = c.get("holds")
+            if holds is not None and not isinstance(holds, bool):
+                raise AnswerDataError(f"data/leads.json claims.{cid}: 'holds' must be true or false")
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
-                                     Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")))
+                                     Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")),
+                                     holds, _pattern(f"claims.{cid}.other_cue", c.get("other_cue")))
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
         terms = data.get("compare_terms", {})
         if not isinstance(terms, dict):
@@ -165,10 +177,13 @@ class Leads:
             raise AnswerDataError(f"data/leads.json one_line_cues: bad pattern ({exc})") from exc
         self.missing = []
         for kind, m in data.get("not_in_card", {}).items():
+            if kind.startswith("_"):
+                continue
             try:
                 asked = re.compile(m["asked"]) if m.get("asked") else None
                 self.missing.append(Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]},
-                                            bool(m["decline"]), bool(m.get("decisive", False)), asked))
+                                            bool(m["decline"]), bool(m.get("decisive", False)), asked,
+                                            _refs(f"not_in_card.{kind}.says", m.get("says", []))))
             except (re.error, KeyError) as exc:
                 raise AnswerDataError(f"data/leads.json not_in_card {kind}: {exc}") from exc
         # "pros and cons of X": one line of the card's upside and one of its downside, per topic whose card
@@ -190,6 +205,22 @@ class Leads:
                                    and all(isinstance(po.get("verdict", {}).get(k), str) for k in ("zh", "en"))):
             raise AnswerDataError("data/leads.json compare_part_of: needs 'whole', 'parts' and 'verdict' {zh, en}")
         self.part_of = po
+        an = data.get("analogy")
+        if an is not None and not (isinstance(an, dict) and isinstance(an.get("cue"), str)):
+            raise AnswerDataError("data/leads.json analogy: needs 'cue' and 'lead' [[anchor, phrase], ...]")
+        self.analogy = None if an is None else (_pattern("analogy.cue", an["cue"]), _refs("analogy.lead", an.get("lead")))
+        nc = data.get("negated_cue")
+        if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
+            raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
+        self.negated = None if nc is None else tuple(_pattern(f"negated_cue.{k}", nc[k]) for k in ("pattern", "asking", "clause"))
+        ra = data.get("ranking_ask")
+        if ra is not None and not (isinstance(ra, dict) and isinstance(ra.get("sides"), list) and len(ra["sides"]) >= 2
+                                   and isinstance(ra.get("cue"), str) and isinstance(ra.get("group"), str)
+                                   and all(isinstance(ra.get("verdict", {}).get(k), str) for k in ("zh", "en"))):
+            raise AnswerDataError("data/leads.json ranking_ask: needs 'cue', 'group', 'sides' (two or more) and 'verdict' {zh, en}")
+        self.ranking = None if ra is None else (_pattern("ranking_ask.cue", ra.get("cue")),
+                                                _pattern("ranking_ask.group", ra.get("group")),
+                                                tuple(ra["sides"]), ra["verdict"])
         self.card = card
         self.check()
 
@@ -203,6 +234,10 @@ class Leads:
             yield f"lead_only_for.{t}", refs
         for side, refs in self.purposes.items():
             yield f"purposes.{side}", refs
+        for m in self.missing:
+            yield f"not_in_card.{m.kind}.says", m.says
+        if self.analogy is not None:
+            yield "analogy.lead", self.analogy[1]
         for t, (pros, cons) in self.pros_cons.items():
             yield f"pros_cons.{t}.pros", pros
             yield f"pros_cons.{t}.cons", cons
@@ -213,6 +248,11 @@ class Leads:
         if not self.card.chunk("summary"):
             return
         wholes = [self.part_of["whole"], *self.part_of["parts"]] if self.part_of else []
+        if self.ranking is not None:
+            missing = [x for x in self.ranking[2] if x not in self.purposes]
+            if missing:
+                raise AnswerDataError(f"data/leads.json ranking_ask: sides without 'purposes': {missing}")
+            wholes += list(self.ranking[2])
         for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
@@ -280,6 +320,65 @@ class Leads:
         if self.unranked is None or not self.unranked[0].search(question):
             return None
         return self.unranked[1][lang]
+
+    def analogy_lead(self, question: str) -> tuple[Ref, ...]:
+        """The card's own figure of speech when `question` (folded) asks for an analogy; () otherwise."""
+        if self.analogy is None or not self.analogy[0].search(question):
+            return ()
+        return self.analogy[1]
+
+    def stated_side(self, claim: Claim, question: str) -> bool | None:
+        """The side of `claim` the question states by the claim's own words: `holds` for its cue, the other
+        side for its cue negated or for its `other_cue` (that one negated: `holds` again); None when neither
+        names it."""
+        if claim.holds is None:
+            return None
+        plain = self.negated[1].sub(" ", question) if self.negated is not None else question
+        # (the question's own yes/no form out first: 是不是一回事 holds 不是一回事)
+        if claim.other_cue is not None and claim.other_cue.search(plain):
+            return claim.holds if self._negated(claim.other_cue, question) else not claim.holds
+        if claim.cue is not None and claim.cue.search(question):
+            return not claim.holds if self._negated(claim.cue, question) else claim.holds
+        return None
+
+    def cue_negated(self, claim: Claim, question: str) -> bool:
+        return claim.cue is not None and self._negated(claim.cue, question)
+
+    def _negated(self, cue: re.Pattern[str], question: str) -> bool:
+        """The question names the claim by its cue words with a negation before them in the same clause
+        ("不只是给强化学习用", "isn't only for RL"), once its own yes/no form is taken out: its other side."""
+        if self.negated is None:
+            return False
+        negator, asking, clause = self.negated
+        plain = asking.sub(" ", question)
+        for part in clause.split(plain):
+            cues = [m.span() for m in cue.finditer(part)]
+            # a negation before the cue turns it round; one inside the cue itself ("不用做真机" is the
+            # direct-deploy cue) or after it ("纯算法问题、跟硬件没关系" states the claim, b8-085) does not
+            if cues and any(n.start() < cues[0][0] for n in negator.finditer(part)):
+                return True
+        return False
+
+    def ranking_sides(self, question: str, named: list[str], grouped: bool) -> tuple[tuple[str, ...], str | None]:
+        """(sides, verdict per language key) when `question` (folded) asks which of the ranked sides is best
+        or to rank them: the sides it names in its order when two or more, else every side when it names
+        them as a group (`grouped`: the question's topic is theirs) — ((), None) when it asks no ranking."""
+        if self.ranking is None:
+            return (), None
+        cue, group, sides, _ = self.ranking
+        if not cue.search(question):
+            return (), None
+        mine = [x for x in named if x in sides]
+        if len(mine) >= 2:
+            return tuple(mine), "two" if len(mine) == 2 else "all"
+        if grouped and group.search(question):
+            return sides, "all"
+        return (), None
+
+    def ranking_verdict(self, kind: str, lang: str) -> str | None:
+        if kind == "all" and self.ranking is not None:
+            return self.ranking[3][lang]
+        return self.unranked[1][lang] if self.unranked is not None else None
 
     def upsides_downsides(self, intent: Intent, question: str) -> tuple[tuple[Ref, ...], tuple[Ref, ...]] | None:
         """(upside refs, downside refs) when `question` asks for pros and cons of a topic whose card states both."""

@@ -152,12 +152,8 @@ class ActReader:
         claim_votes: dict[str | None, float] = {}
         claim_best: dict[str | None, float] = {}
         if qv is not None and len(self.examples):
-            sims = self.vectors @ qv
-            if exclude is not None:
-                sims = np.where([e.question == exclude for e in self.examples], -1.0, sims)
-            top = np.argsort(-sims)[: self.s.knn_k]
+            sims, top, weights = self._nearest(self.vectors, qv, exclude)
             best = float(sims[top[0]])
-            weights = [math.exp((float(sims[i]) - best) / self.s.knn_temperature) for i in top]
             total = sum(weights)
             for i, w in zip(top, weights):
                 ex = self.examples[i]
@@ -197,6 +193,16 @@ class ActReader:
         act = max(ACTS, key=lambda a: (acts[a], -ACTS.index(a)))
         return Reading(act, acts, intents, claim, best, votes)
 
+    def _nearest(self, matrix: np.ndarray, v: np.ndarray, exclude: str | None) -> tuple[np.ndarray, np.ndarray, list[float]]:
+        """Cosines of `v` to every example row, the `knn_k` nearest rows, and their softmax weights (relative
+        to the nearest, so they need no normalising constant); `exclude` leaves one question out."""
+        sims = matrix @ v
+        if exclude is not None:
+            sims = np.where([e.question == exclude for e in self.examples], -1.0, sims)
+        top = np.argsort(-sims)[: self.s.knn_k]
+        best = float(sims[top[0]])
+        return sims, top, [math.exp((float(sims[i]) - best) / self.s.knn_temperature) for i in top]
+
     def _clause_votes(self, question: str, exclude: str | None) -> dict[str, float] | None:
         """The act vote (sums to 1) of the `knn_k` example clauses nearest the question's ask clause, or None
         (one clause, short, no clause vectors, weight 0, or the embedder failed)."""
@@ -210,12 +216,7 @@ class ActReader:
         except Exception:  # a failing or sparse-only embedder: the whole question's vote stands
             log.debug("no vector for the ask clause", exc_info=True)
             return None
-        sims = self.clauses @ cv
-        if exclude is not None:
-            sims = np.where([e.question == exclude for e in self.examples], -1.0, sims)
-        top = np.argsort(-sims)[: self.s.knn_k]
-        best = float(sims[top[0]])
-        weights = [math.exp((float(sims[i]) - best) / self.s.knn_temperature) for i in top]
+        _, top, weights = self._nearest(self.clauses, cv, exclude)
         total = sum(weights)
         out = dict.fromkeys(ACTS, 0.0)
         for i, w in zip(top, weights):

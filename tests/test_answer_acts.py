@@ -255,6 +255,8 @@ _KNOWN_COINCIDENCES = {
     "is sim2real purely a software issue?",
     # labelled from tests/eval/cases.jsonl (en-loop-01) long before blind 14 (b14en-030) typed the same words
     "walk me through the pipeline from sim training to real deployment",
+    # labelled in earlier rounds (src written / tests) before blind 15 (b15) typed the same two generic asks
+    "What is Sim2Real?", "举个例子",
 }
 
 

@@ -205,6 +205,11 @@ class Settings(BaseSettings):
     candidates: int = Field(20, gt=0, description="hits taken from each retriever before fusion")
 
     top_k: int = Field(5, gt=0, le=50, description="default number of hits returned by search")
+    blas_threads: int = Field(
+        1, ge=0, description="threads numpy's BLAS may use in this process, set when a Tutor loads (the answer's "
+        "neighbour votes are small matrix-vector products; a threaded BLAS spins against the embedder's threads "
+        "and made ask p50 111 ms instead of 15 on 2 cores); 0 leaves the process's setting alone"
+    )
     max_query_chars: int = Field(500, gt=0, description="longer queries are truncated to this many characters")
     max_chunk_chars: int = Field(600, gt=50, description="sections longer than this are split at paragraph/bullet bounds")
 

@@ -13,6 +13,7 @@ from .models import Answer, Chunk, Hit, Turn
 from .retrieval.retriever import Retriever
 from .settings import Settings
 from .text import clean_input
+from .threads import limit_blas_threads
 from .retrieval.tokenize import make_tokenizer
 
 log = logging.getLogger("s2r_tutor")
@@ -54,6 +55,7 @@ class Tutor:
         embedder = embedder or get_embedder(settings.embedder, settings.embedder_model)
         tokenizer = make_tokenizer(settings.user_dict)
         index = open_index(settings, embedder, tokenizer, rebuild=rebuild, progress=progress)
+        limit_blas_threads(settings.blas_threads)  # after the index: numpy, FAISS and the embedder are loaded
         return cls(settings, embedder, index)
 
     @property

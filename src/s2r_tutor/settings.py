@@ -284,8 +284,9 @@ class Settings(BaseSettings):
         "long for its first event (the page opens the heartbeat just before), then is a 404 (R171)")
     stream_client_share: float = Field(
         0.5, gt=0, le=1, description="share of the event-stream slots (max_connections less the reserve) that one "
-        "client address may hold at once; past it that address gets a 503, so one client holding streams open "
-        "leaves the rest to others (R185). 1 turns the per-address cap off")
+        "client address may hold at once, and of the slots the other addresses leave it (R189: a second address "
+        "gets half of what the first left); past it that address gets a 503, so clients holding streams open "
+        "leave the rest to others (R185). One tab's streams (3) are always allowed. 1 turns the per-address cap off")
     stream_shared_clients: list[str] = Field(
         default_factory=lambda: ["127.0.0.1", "::1", "::ffff:127.0.0.1"], description="client addresses that stand for many readers "
         "and so only count against the total stream cap, never the per-address one: a proxy that does not pass "

@@ -48,7 +48,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .limits import BodyLimit
     from .queueguard import GradioEventGuard
     from .runtime import Runtime
-    from .streams import StreamGuard, max_streams, per_client_streams
+    from .streams import StreamGuard, forgive_double_delete, max_streams, per_client_streams
 
     settings = settings or Settings()
     owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it
@@ -96,7 +96,8 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     streams = max_streams(settings.max_connections, settings.stream_reserve_share)
     app.add_middleware(StreamGuard, blocks=blocks, heartbeat_wait_s=settings.heartbeat_wait_s, max_streams=streams,
                        per_client=per_client_streams(streams, settings.stream_client_share),
-                       shared_clients=frozenset(settings.stream_shared_clients))
+                       shared_clients=frozenset(settings.stream_shared_clients),
+                       client_share=settings.stream_client_share)
     install_api(app, settings)
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
@@ -114,6 +115,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
     blocks.queue(default_concurrency_limit=settings.web_concurrency, max_size=settings.queue_max_size)
+    forgive_double_delete(blocks._queue)  # a stream's session deleted twice was a traceback (R190)
     # Bounded memory per client: Gradio keeps 10,000 sessions' state by default, for ever.
     blocks.state_session_capacity = settings.chat_sessions_max
     for block in blocks.blocks.values():  # and no session's state lives for ever

@@ -13,6 +13,7 @@ import pytest
 from reliability_support import open_stream, queue_join, serve_process, stream_status
 
 CAP = 40  # 30 stream slots (R171), one address's fixed share 15 (R185)
+PUBLIC = "http://tutor.example.test"
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,8 @@ def live(settings, tmp_path_factory):
     """(base URL, port, var folder, log path) of a server capped at 40 connections."""
     var = tmp_path_factory.mktemp("var-sec17")
     env = {"GRADIO_TEMP_DIR": str(var / "gradio"), "S2R_MAX_CONNECTIONS": str(CAP), "S2R_HEADER_TIMEOUT_S": "3",
-           "S2R_HEARTBEAT_WAIT_S": "2"}
+           "S2R_HEARTBEAT_WAIT_S": "2", "S2R_PUBLIC_URL": PUBLIC,  # behind a proxy, as far as the server knows
+           "S2R_STREAM_SHARED_CLIENTS": '["127.0.0.1", "::1", "192.0.2.9"]'}  # and one that passes no address (R191)
     with serve_process(settings, var, **env) as (port, _proc, log):
         yield f"http://127.0.0.1:{port}", port, var, log
 
@@ -147,3 +149,68 @@ def test_the_forgiving_store_is_gradios_lru_otherwise():
     assert list(store) == ["c", "x", "y"]
     forgive_double_delete(queue)
     assert queue.pending_messages_per_session is store  # applied once
+
+
+# -- R191: per-address limits behind a proxy that passes no client address (round-13 N4) ----------
+
+def test_the_server_says_when_a_proxy_passes_no_client_address(live):
+    """R191 (round-13 re-attack N4): behind a proxy that is not trusted or sends no X-Forwarded-For,
+    every reader has the proxy's address and per-address limits count them as one client; nothing
+    failed, so nothing said so. Now the start-up log says which peers are believed, warns when the
+    configuration says a proxy passes no address (here `stream_shared_clients` names 192.0.2.9), and the
+    first request from a trusted peer without X-Forwarded-For while `public_url` says a proxy is in
+    front (here the fixture's own /healthz polls) gets one warning, once."""
+    base, _port, _var, log = live
+    for _ in range(5):
+        assert httpx.get(base + "/healthz", timeout=10).status_code == 200
+    text = log.read_text(errors="replace")
+    assert "client addresses: X-Forwarded-For is believed from 127.0.0.1,::1 (FORWARDED_ALLOW_IPS)" in text
+    assert "stream_shared_clients lists 192.0.2.9: a proxy that passes no client address" in text
+    assert text.count("carried no X-Forwarded-For although public_url says a proxy is in front") == 1, text[-3000:]
+
+
+@pytest.mark.reliability("R191")
+@pytest.mark.parametrize(("public_url", "host", "allow", "shared", "warning"), [
+    ("https://t.example", "0.0.0.0", "127.0.0.1,::1", [], "a proxy on another host is not trusted"),
+    ("https://t.example", "0.0.0.0", "10.0.0.5", [], None),  # the proxy's address is trusted
+    ("https://t.example", "127.0.0.1", "127.0.0.1", [], None),  # the proxy is on this host
+    (None, "0.0.0.0", "*", [], "FORWARDED_ALLOW_IPS=* on a server listening on 0.0.0.0"),
+    (None, "127.0.0.1", "127.0.0.1", ["10.0.0.5"], "stream_shared_clients lists 10.0.0.5"),
+], ids=["remote-proxy-untrusted", "remote-proxy-trusted", "local-proxy", "trust-anyone", "shared-proxy"])
+def test_start_up_notes(settings, public_url, host, allow, shared, warning):
+    import logging
+
+    from s2r_tutor.web.clientaddr import startup_notes
+
+    shared_clients = ["127.0.0.1", *shared]
+    notes = startup_notes(settings.model_copy(update={"public_url": public_url, "stream_shared_clients": shared_clients}),
+                          host, allow)
+    warnings = [line for level, line in notes if level == logging.WARNING]
+    assert notes[0][0] == logging.INFO and allow.split(",")[0] in notes[0][1]
+    assert (warnings == []) if warning is None else (len(warnings) == 1 and warning in warnings[0]), warnings
+
+
+@pytest.mark.reliability("R191")
+def test_an_untrusted_proxys_forwarded_address_is_reported_a_bounded_number_of_times(caplog):
+    """A peer that sends X-Forwarded-For but is not trusted keeps its own address (uvicorn ignores the
+    header): one warning per such peer, at most MAX_WARNINGS in all, so forged headers cannot flood the log."""
+    import asyncio
+    import logging
+
+    from s2r_tutor.web.clientaddr import MAX_WARNINGS, ClientAddressCheck
+
+    async def app(scope, receive, send):
+        return None
+
+    check = ClientAddressCheck(app, behind_proxy=False, trusted=["127.0.0.1"])
+
+    def request(peer: str, forwarded: str | None):
+        headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
+        return {"type": "http", "client": (peer, 1234), "headers": headers}
+
+    with caplog.at_level(logging.WARNING, logger="s2r_tutor.web.clientaddr"):
+        asyncio.run(check(request("198.51.100.8", "10.9.9.9, 198.51.100.8"), None, None))  # believed: its own entry
+        for peer in ["10.0.0.5"] * 5 + [f"10.0.0.{i}" for i in range(6, 20)]:
+            asyncio.run(check(request(peer, "198.51.100.7"), None, None))
+    lines = [r.getMessage() for r in caplog.records if "not believed" in r.getMessage()]
+    assert len(lines) == MAX_WARNINGS and "requests from 10.0.0.5 carry X-Forwarded-For" in lines[0]

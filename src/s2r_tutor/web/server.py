@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..settings import Settings
 from ..tutor import Tutor
+from .clientaddr import log_startup_notes
 from .limits import install_log_rate_limit, protocol_class, raise_fd_limit
 
 log = logging.getLogger("s2r_tutor.web")
@@ -39,6 +40,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .api import frame_ancestors, install_api
     from .apidocs import install_docs
     from .chat import CSS, build_chat, chat_js, theme
+    from .clientaddr import ClientAddressCheck
     from .cookies import CookieGuard
     from .embed import install_embed
     from .feedback import FeedbackLog
@@ -111,6 +113,8 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     # Outermost of all (inside only Starlette's error catcher, which reads no cookie): nothing
     # parses a Cookie header before its backslash pairs are gone (R170).
     app.add_middleware(CookieGuard, max_bytes=settings.max_cookie_bytes)
+    # Reads only: says (bounded) when requests show a proxy that is not trusted or passes no address (R191).
+    app.add_middleware(ClientAddressCheck, behind_proxy=bool(settings.public_url))
 
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
@@ -166,6 +170,7 @@ def serve(host: str | None = None, port: int | None = None, settings: Settings |
     raise_fd_limit()
     config = uvicorn.Config(app, host=host, port=port, log_level="info", access_log=False, **uvicorn_options(settings))
     install_log_rate_limit()  # after uvicorn has set up its handlers: the filter goes on every handler
+    log_startup_notes(settings, host, config.forwarded_allow_ips, config.proxy_headers)  # R191
     log.info("chat on http://%s:%d/  widget on /embed  API docs on /docs", host, port)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):

@@ -176,7 +176,8 @@ def test_the_server_says_when_a_proxy_passes_no_client_address(live):
     ("https://t.example", "127.0.0.1", "127.0.0.1", [], None),  # the proxy is on this host
     (None, "0.0.0.0", "*", [], "FORWARDED_ALLOW_IPS=* on a server listening on 0.0.0.0"),
     (None, "127.0.0.1", "127.0.0.1", ["10.0.0.5"], "stream_shared_clients lists 10.0.0.5"),
-], ids=["remote-proxy-untrusted", "remote-proxy-trusted", "local-proxy", "trust-anyone", "shared-proxy"])
+    (None, "0.0.0.0", "127.0.0.1,::1", ["::1", "::ffff:127.0.0.1"], None),  # the defaults: nothing to say
+], ids=["remote-proxy-untrusted", "remote-proxy-trusted", "local-proxy", "trust-anyone", "shared-proxy", "defaults"])
 def test_start_up_notes(settings, public_url, host, allow, shared, warning):
     import logging
 

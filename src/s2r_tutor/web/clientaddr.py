@@ -38,7 +38,8 @@ HOWTO = "docs/deploy.md, \"Client addresses\""
 
 def _is_loopback(host: str) -> bool:
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        ip = ipaddress.ip_address(host.strip("[]"))
+        return (ip.ipv4_mapped or ip).is_loopback if ip.version == 6 else ip.is_loopback  # ::ffff:127.0.0.1 too
     except ValueError:
         return host.strip().lower() == "localhost"
 

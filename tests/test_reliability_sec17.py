@@ -215,3 +215,26 @@ def test_an_untrusted_proxys_forwarded_address_is_reported_a_bounded_number_of_t
             asyncio.run(check(request(peer, "198.51.100.7"), None, None))
     lines = [r.getMessage() for r in caplog.records if "not believed" in r.getMessage()]
     assert len(lines) == MAX_WARNINGS and "requests from 10.0.0.5 carry X-Forwarded-For" in lines[0]
+
+
+# -- R192: a caching proxy in front served one reader's notes to the next ---------------------------
+
+def test_personal_responses_are_never_stored_by_a_shared_cache(live):
+    """R192: `/api/notes` and `/api/progress` (the caller's notes and quiz summary, their reader id
+    included) and any response setting the anonymous cookie said nothing about caching, so a proxy that
+    caches by URL (nginx `proxy_cache_valid 200 1m`, measured in the round-17 re-attack: reader B got
+    reader A's note and A's reader id, a HIT) served them to the next reader. They now carry
+    `Cache-Control: private, no-store`; answers that are the same for everyone keep no such header."""
+    base, *_ = live
+    with httpx.Client(base_url=base, timeout=30) as reader:
+        first = reader.get("/embed")  # sets the cookie: its own no-cache stays
+        page = httpx.get(base + "/", timeout=30)  # no cookie yet: the chat page sets one
+        assert "s2r_reader=" in page.headers.get("set-cookie", "")
+        assert page.headers.get("cache-control") == "private, no-store"
+        assert first.headers.get("cache-control") == "no-cache"
+        assert reader.post("/api/notes", json={"section": "04-08#summary", "text": "r192"}).status_code == 201
+        for path in ("/api/notes", "/api/progress"):
+            r = reader.get(path)
+            assert r.status_code == 200 and r.headers.get("cache-control") == "private, no-store", (path, r.headers)
+        shared = reader.get("/api/search", params={"q": "sim2real", "k": 1})
+        assert shared.status_code == 200 and "cache-control" not in shared.headers

@@ -238,3 +238,42 @@ def test_personal_responses_are_never_stored_by_a_shared_cache(live):
             assert r.status_code == 200 and r.headers.get("cache-control") == "private, no-store", (path, r.headers)
         shared = reader.get("/api/search", params={"q": "sim2real", "k": 1})
         assert shared.status_code == 200 and "cache-control" not in shared.headers
+
+
+# -- R193: one address filled Gradio's queue and every other reader's chat event was "Queue is full" --
+
+def test_one_address_gets_its_share_of_the_chat_queue():
+    """R193: Gradio's queue holds `queue_max_size` (64) waiting events for everyone, with no per-client
+    bound, so one address that pushes events it never reads fills it and every other reader's next chat
+    event is a 503 "Queue is full" (R96) for as long as it keeps them coming. Measured on a live server
+    (round-17 script: 150 joins from one address through 30 connections, 10 readers' joins among them):
+    **readers accepted 3/10 → 10/10, the address's joins accepted 100 → 62**. The guard's rule, on
+    Gradio's own queue objects: an address may have `queue_client_share` of its own waiting events plus
+    the free places (R189's rule), within that share of the queue; loopback (a proxy that passes no
+    address) is not capped."""
+    from types import SimpleNamespace as NS
+
+    from s2r_tutor.web.queueguard import GradioEventGuard
+
+    def event(host: str):
+        return NS(request=NS(client=NS(host=host)))
+
+    waiting: list = []
+    queue = NS(max_size=64, event_queue_per_concurrency_id={"respond": NS(queue=waiting)})
+    guard = GradioEventGuard(None, NS(_queue=queue), client_share=0.5, shared_clients={"127.0.0.1"})
+    accepted = 0
+    while not guard.over_share("203.0.113.50"):
+        waiting.append(event("203.0.113.50"))
+        accepted += 1
+    assert accepted == 32  # its half of the queue
+    assert not guard.over_share("::ffff:203.0.113.51")  # another address still has room
+    second = 0
+    while not guard.over_share("203.0.113.51"):
+        waiting.append(event("203.0.113.51"))
+        second += 1
+    assert second == 16  # half of what the first left
+    assert not guard.over_share("198.51.100.1")  # a reader with nothing waiting: 16 places left
+    assert guard.over_share("::ffff:203.0.113.50")  # the same client written another way: one share
+    waiting.extend(event("127.0.0.1") for _ in range(16))  # the queue is full, but only Gradio says so
+    assert not guard.over_share("127.0.0.1")
+    assert not GradioEventGuard(None, NS(_queue=queue), client_share=1.0).over_share("203.0.113.50")  # off

@@ -103,6 +103,28 @@ def log_startup_notes(settings: Settings, host: str, forwarded_allow_ips: str | 
         log.log(level, line)
 
 
+def client_of(scope) -> str:
+    """The client's address as the app's other per-address limits read it (`request.client.host`):
+    uvicorn has already resolved a trusted proxy's X-Forwarded-For into it; nothing is parsed again."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
+def client_key(address: str) -> str:
+    """The client a per-address share counts: an IPv4 address (also when written as ::ffff:a.b.c.d), or an
+    IPv6 address's /64, which one host usually holds whole (round-14 re-attack: one address written three
+    ways held three shares, and an IPv6 client could take a share per address of its /64)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 class ClientAddressCheck:
     """ASGI middleware: reads nothing it changes; warns (bounded) when a request shows that the proxy in
     front is not trusted or passes no address. Runs inside uvicorn's proxy-headers step, so

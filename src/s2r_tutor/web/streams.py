@@ -35,9 +35,9 @@ session's state, so cutting a long-open tab's heartbeat would lose its conversat
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 from collections import Counter
 
+from .clientaddr import client_key, client_of
 from .guard import deny, request_path
 from .queueguard import HEARTBEAT_PREFIXES, SESSION_HASH, SESSION_ROUTES, _query_param
 
@@ -158,28 +158,6 @@ def _release(counter: Counter, key) -> None:
 def per_client_streams(max_streams: int, client_share: float) -> int:
     """Streams one client address may hold: its share of `max_streams`, at least one."""
     return max(1, int(max_streams * client_share))
-
-
-def client_of(scope) -> str:
-    """The client's address as the app's other per-address limits read it (`request.client.host`):
-    uvicorn has already resolved a trusted proxy's X-Forwarded-For into it; nothing is parsed again."""
-    client = scope.get("client")
-    return str(client[0]) if client else ""
-
-
-def client_key(address: str) -> str:
-    """The client a per-address share counts: an IPv4 address (also when written as ::ffff:a.b.c.d), or an
-    IPv6 address's /64, which one host usually holds whole (round-14 re-attack: one address written three
-    ways held three shares, and an IPv6 client could take a share per address of its /64)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 6:
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
 
 
 def stream_of(scope) -> tuple[str | None, str | None]:

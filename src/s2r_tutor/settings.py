@@ -284,11 +284,16 @@ class Settings(BaseSettings):
         "long for its first event (the page opens the heartbeat just before), then is a 404 (R171)")
     stream_client_share: float = Field(
         0.5, gt=0, le=1, description="share of the event-stream slots (max_connections less the reserve) that one "
-        "client address may hold at once; past it that address gets a 503, so one client holding streams open "
-        "leaves the rest to others (R185). 1 turns the per-address cap off")
+        "client address may hold at once, and of the slots the other addresses leave it (R189: a second address "
+        "gets half of what the first left); past it that address gets a 503, so clients holding streams open "
+        "leave the rest to others (R185). One tab's streams (3) are always allowed. 1 turns the per-address cap off")
+    queue_client_share: float = Field(
+        0.5, gt=0, le=1, description="share of the chat's event queue (queue_max_size) that one client address may "
+        "have waiting, and of the places the other addresses leave it (R193); past it that address's next chat "
+        "event is a 503, so one client cannot fill the queue for everyone. 1 turns it off")
     stream_shared_clients: list[str] = Field(
         default_factory=lambda: ["127.0.0.1", "::1", "::ffff:127.0.0.1"], description="client addresses that stand for many readers "
-        "and so only count against the total stream cap, never the per-address one: a proxy that does not pass "
+        "and so only count against the total stream cap and chat queue, never the per-address shares: a proxy that does not pass "
         "X-Forwarded-For (by default loopback, i.e. a proxy on this host, or the operator). A proxy that passes it "
         "is resolved to each reader's address by uvicorn's trusted-proxy step (FORWARDED_ALLOW_IPS) first")
     chat_sessions_max: int = Field(

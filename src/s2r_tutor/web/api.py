@@ -379,9 +379,24 @@ def frame_ancestors(settings: Settings) -> str:
     return "frame-ancestors " + " ".join(["'self'", *allowed_origins(settings)])
 
 
+READER_PATHS = ("/api/notes", "/api/progress")  # answers that belong to the caller (and name their reader id)
+PRIVATE = (b"cache-control", b"private, no-store")
+
+
+def _personal(path: str, headers) -> bool:
+    """A response only its caller may see: a reader route's, or one that sets a cookie (R192)."""
+    path = path.rstrip("/")
+    return path.startswith(READER_PATHS) or any(k.lower() == b"set-cookie" for k, _ in headers)
+
+
 class SecurityHeaders:
     """Adds `frame-ancestors` (only the portal origins may frame any page) and a few safe defaults to
-    every response that does not set its own Content-Security-Policy (the /embed page does)."""
+    every response that does not set its own Content-Security-Policy (the /embed page does).
+
+    A personal response (a reader's notes or progress, or one that sets the anonymous cookie) that says
+    nothing about caching gets `Cache-Control: private, no-store` (R192): behind a proxy that caches
+    (nginx `proxy_cache_valid 200 1m`, a CDN), keyed by URL as caches are, one reader's `/api/notes`,
+    reader id included, was served to the next reader, who could then use that id as their cookie."""
 
     def __init__(self, app, settings: Settings):
         self.app = app
@@ -399,6 +414,8 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in self.headers if k not in present]
+                if b"cache-control" not in present and _personal(scope["path"], message.get("headers", [])):
+                    extra.append(PRIVATE)
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

@@ -13,6 +13,10 @@ what stays open is checked before Gradio sees it:
   runs), and no value may be, or contain, a file reference. This app has no file inputs, but Gradio
   copies any `{"path": ...}` it finds in an event's inputs into its cache and then serves the copy:
   `/etc/passwd`, the study database and `/proc/self/environ` were readable that way.
+- one client address may have at most `queue_client_share` of Gradio's queue (`queue_max_size`) waiting,
+  and of the places the other addresses leave it (R193, the same rule as the event streams' R189): past
+  it a 503 for that address only. Before, one address's 64 waiting joins filled the queue and every
+  other reader's chat event was "Queue is full" for as long as it kept them coming.
 - `queue/data` must name a session the queue knows (an unknown one: 242 lines of traceback per
   request); `heartbeat/<session>`, which the page opens before its first event, a well-formed one.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 
+from .clientaddr import client_key, client_of
 from .guard import deny, gradio_routes, request_path
 
 JOIN_ROUTES = gradio_routes(("/queue/join",))
@@ -45,9 +50,11 @@ MAX_DEPTH = 12  # chat history values are a few levels deep; deeper is not a val
 class GradioEventGuard:
     """ASGI middleware: closes Gradio's unused event routes and checks the ones the page uses."""
 
-    def __init__(self, app, blocks):
+    def __init__(self, app, blocks, client_share: float = 1.0, shared_clients: frozenset[str] | set[str] = frozenset()):
         self.app = app
         self.blocks = blocks
+        self.client_share = client_share
+        self.shared_clients = frozenset(shared_clients)  # a proxy that passes no address: never capped (R185)
         self._kinds: dict[int, list[type]] = {}
 
     async def __call__(self, scope, receive, send):
@@ -74,6 +81,9 @@ class GradioEventGuard:
         problem = self.problem(body)
         if problem is not None:
             return await deny(422, problem)(scope, receive, send)
+        if self.over_share(client_of(scope)):
+            return await deny(503, "too many chat events waiting from your address; wait for the answers you asked "
+                              "for")(scope, receive, send)
         replayed = False
 
         async def replay():
@@ -84,6 +94,19 @@ class GradioEventGuard:
             return await receive()  # after the body: wait for the disconnect, as the server would
 
         return await self.app(scope, replay, send)
+
+    def over_share(self, address: str) -> bool:
+        """True when `address` already has its share of the queue waiting: `client_share` of its own waiting
+        events plus the free places, within that share of the whole queue (at least one place)."""
+        queue = getattr(self.blocks, "_queue", None)
+        size = getattr(queue, "max_size", None)
+        if not size or self.client_share >= 1 or not address or address in self.shared_clients:
+            return False
+        client = client_key(address)
+        waiting = [e for q in list(queue.event_queue_per_concurrency_id.values()) for e in list(q.queue)]
+        mine = sum(1 for e in waiting if _event_client(e) == client)
+        fair = int(self.client_share * (mine + size - len(waiting)))
+        return mine >= max(1, min(int(size * self.client_share), fair))
 
     @staticmethod
     def closed(path: str) -> bool:
@@ -137,6 +160,13 @@ class GradioEventGuard:
             self._kinds[fn_index] = [t for t in hints.values()
                                      if isinstance(t, type) and issubclass(t, EventData) and t is not EventData]
         return self._kinds[fn_index]
+
+
+def _event_client(event) -> str:
+    """The client a queued Gradio event came from, keyed as the per-address shares key it."""
+    request = getattr(event, "request", None)
+    client = getattr(request, "client", None)
+    return client_key(str(client.host)) if client else ""
 
 
 def _has_file(value, depth: int) -> bool:

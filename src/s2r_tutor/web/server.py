@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..settings import Settings
 from ..tutor import Tutor
+from .clientaddr import log_startup_notes
 from .limits import install_log_rate_limit, protocol_class, raise_fd_limit
 
 log = logging.getLogger("s2r_tutor.web")
@@ -39,6 +40,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .api import frame_ancestors, install_api
     from .apidocs import install_docs
     from .chat import CSS, build_chat, chat_js, theme
+    from .clientaddr import ClientAddressCheck
     from .cookies import CookieGuard
     from .embed import install_embed
     from .feedback import FeedbackLog
@@ -48,7 +50,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .limits import BodyLimit
     from .queueguard import GradioEventGuard
     from .runtime import Runtime
-    from .streams import StreamGuard, max_streams, per_client_streams
+    from .streams import StreamGuard, forgive_double_delete, max_streams, per_client_streams
 
     settings = settings or Settings()
     owns_tutor = tutor is None  # a caller's tutor outlives this app: the caller closes it
@@ -91,12 +93,14 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     app.state.blocks = blocks
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
-    app.add_middleware(GradioEventGuard, blocks=blocks)
+    app.add_middleware(GradioEventGuard, blocks=blocks, client_share=settings.queue_client_share,
+                       shared_clients=frozenset(settings.stream_shared_clients))
     # Outside the event checks, so a stream refused there (a malformed session) takes no stream slot.
     streams = max_streams(settings.max_connections, settings.stream_reserve_share)
     app.add_middleware(StreamGuard, blocks=blocks, heartbeat_wait_s=settings.heartbeat_wait_s, max_streams=streams,
                        per_client=per_client_streams(streams, settings.stream_client_share),
-                       shared_clients=frozenset(settings.stream_shared_clients))
+                       shared_clients=frozenset(settings.stream_shared_clients),
+                       client_share=settings.stream_client_share)
     install_api(app, settings)
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)
@@ -110,10 +114,13 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     # Outermost of all (inside only Starlette's error catcher, which reads no cookie): nothing
     # parses a Cookie header before its backslash pairs are gone (R170).
     app.add_middleware(CookieGuard, max_bytes=settings.max_cookie_bytes)
+    # Reads only: says (bounded) when requests show a proxy that is not trusted or passes no address (R191).
+    app.add_middleware(ClientAddressCheck, behind_proxy=bool(settings.public_url))
 
     # Chat handlers await the same bounded pool as the API, so the queue lets through as many events
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
     blocks.queue(default_concurrency_limit=settings.web_concurrency, max_size=settings.queue_max_size)
+    forgive_double_delete(blocks._queue)  # a stream's session deleted twice was a traceback (R190)
     # Bounded memory per client: Gradio keeps 10,000 sessions' state by default, for ever.
     blocks.state_session_capacity = settings.chat_sessions_max
     for block in blocks.blocks.values():  # and no session's state lives for ever
@@ -164,6 +171,7 @@ def serve(host: str | None = None, port: int | None = None, settings: Settings |
     raise_fd_limit()
     config = uvicorn.Config(app, host=host, port=port, log_level="info", access_log=False, **uvicorn_options(settings))
     install_log_rate_limit()  # after uvicorn has set up its handlers: the filter goes on every handler
+    log_startup_notes(settings, host, config.forwarded_allow_ips, config.proxy_headers)  # R191
     log.info("chat on http://%s:%d/  widget on /embed  API docs on /docs", host, port)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):

@@ -12,12 +12,18 @@ So, before Gradio sees one:
   just before its first event, so an unknown session's heartbeat waits `heartbeat_wait_s` for that
   event, holding its stream slot, then is a 404;
 - one heartbeat per session (a second is a 409; a reload is a new session), and two `queue/data`
-  streams per session (one, plus the moment a finished one takes to close);
-- one client address holds at most `stream_client_share` of the stream slots (R185): past it a 503
-  for that address only, so a client that joins sessions just to hold their streams open (or keeps
-  heartbeats on unknown hashes) leaves the rest to everyone else. The address is the one the rest of
-  the app uses (`scope["client"]`: uvicorn's proxy-headers step has already put a trusted proxy's
-  `X-Forwarded-For` there). Addresses in `stream_shared_clients` (by default loopback: a proxy on
+  streams per session (one, plus the moment a finished one takes to close; two closing together made
+  Gradio delete the session twice, a traceback each, until `forgive_double_delete`, R190);
+- one client address holds at most `stream_client_share` of the stream slots (R185), and of the slots
+  the other addresses leave it (R189): an address holding h streams may open another only while h + 1 is
+  within that share of h + the free slots. Past it a 503 for that address only, so a client that joins
+  sessions just to hold their streams open (or keeps heartbeats on unknown hashes) leaves the rest to
+  everyone else: a first address takes at most half the pool, a second half of what is left, and so on,
+  so k addresses together leave about 1/2^k of it free (a fixed share let two addresses take it all).
+  An address holding fewer than one tab's streams (`TAB_STREAMS`: its heartbeat and two `queue/data`)
+  may always take a free slot: a reader's open tab can run its next event however full the pool is.
+  The address is the one the rest of the app uses (`scope["client"]`: uvicorn's proxy-headers step
+  has already put a trusted proxy's `X-Forwarded-For` there). Addresses in `stream_shared_clients` (by default loopback: a proxy on
   this host that does not pass the client's address, or the operator) stand for many clients and
   only count against the total: a per-address cap on a proxy's address would give every reader
   behind it one client's share.
@@ -29,13 +35,14 @@ session's state, so cutting a long-open tab's heartbeat would lose its conversat
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 from collections import Counter
 
+from .clientaddr import client_key, client_of
 from .guard import deny, request_path
 from .queueguard import HEARTBEAT_PREFIXES, SESSION_HASH, SESSION_ROUTES, _query_param
 
 PER_SESSION = {"heartbeat": 1, "data": 2}
+TAB_STREAMS = sum(PER_SESSION.values())  # what one open chat tab can hold at once
 POLL_S = 0.1
 
 
@@ -48,13 +55,15 @@ class StreamGuard:
     """ASGI middleware: counts the open event streams and refuses the ones over the limits above."""
 
     def __init__(self, app, blocks, max_streams: int, heartbeat_wait_s: float,
-                 per_client: int | None = None, shared_clients: frozenset[str] | set[str] = frozenset()):
+                 per_client: int | None = None, shared_clients: frozenset[str] | set[str] = frozenset(),
+                 client_share: float = 1.0):
         self.app = app
         self.blocks = blocks
         self.max_streams = max_streams
         self.heartbeat_wait_s = heartbeat_wait_s
         self.per_client_max = max_streams if per_client is None else max(1, min(per_client, max_streams))
         self.shared_clients = frozenset(shared_clients)
+        self.client_share = client_share
         self.open = 0
         self.per_session: Counter[tuple[str, str]] = Counter()
         self.per_client: Counter[str] = Counter()
@@ -71,7 +80,7 @@ class StreamGuard:
         address = client_of(scope)
         capped = bool(address) and address not in self.shared_clients  # no address: nothing to share by
         client = client_key(address)
-        if capped and self.per_client[client] >= self.per_client_max:
+        if capped and self.per_client[client] >= self.client_limit(self.per_client[client]):
             return await deny(503, "too many open chat streams from your address; close a tab or try again "
                               "shortly")(scope, receive, send)
         if self.open >= self.max_streams:
@@ -90,6 +99,12 @@ class StreamGuard:
             if capped:
                 _release(self.per_client, client)
 
+    def client_limit(self, held: int) -> int:
+        """Streams an address holding `held` may hold now: its share of what the others leave it (its own
+        plus the free slots), within the fixed share; one tab's worth is always allowed."""
+        fair = int(self.client_share * (held + self.max_streams - self.open))
+        return max(min(TAB_STREAMS, self.per_client_max), min(self.per_client_max, fair))
+
     def known(self, session: str) -> bool:
         queue = getattr(self.blocks, "_queue", None)
         return session in getattr(queue, "pending_messages_per_session", {})
@@ -105,6 +120,33 @@ class StreamGuard:
         return True
 
 
+def forgive_double_delete(queue) -> None:
+    """Make the queue's per-session message store forget a session quietly when it already has (R190).
+
+    Gradio's `queue/data` handler deletes the session's entry with `del` when its stream is cancelled
+    (the client went away). Two streams of one session waiting at once (the guard allows two, above)
+    and closed together both run that `del`; so does a stream whose session the store's own LRU bound
+    (2,000) has already dropped. The second `del` raised `KeyError` out of the response: one ~19 kB
+    "Exception in ASGI application" traceback per such session, on demand for any client. Deleting
+    what is gone is what both callers want, so the store's `del` of a missing key does nothing;
+    everything else about it (its LRU bound, its order) is Gradio's own class, unchanged."""
+    store = getattr(queue, "pending_messages_per_session", None)
+    if store is None or isinstance(store, _Forgiving):
+        return
+    forgiving = type(f"Forgiving{type(store).__name__}", (_Forgiving, type(store)), {})
+    replacement = forgiving.__new__(forgiving)
+    replacement.__dict__.update(getattr(store, "__dict__", {}))  # LRUCache's max_size
+    for key, value in store.items():  # the same order; within the bound, so the LRU step drops nothing
+        replacement[key] = value
+    queue.pending_messages_per_session = replacement
+
+
+class _Forgiving:
+    def __delitem__(self, key) -> None:
+        if key in self:
+            super().__delitem__(key)
+
+
 def _release(counter: Counter, key) -> None:
     """One stream of `key` closed; a key with none left is dropped, so the counters stay as small as
     the number of open streams."""
@@ -116,28 +158,6 @@ def _release(counter: Counter, key) -> None:
 def per_client_streams(max_streams: int, client_share: float) -> int:
     """Streams one client address may hold: its share of `max_streams`, at least one."""
     return max(1, int(max_streams * client_share))
-
-
-def client_of(scope) -> str:
-    """The client's address as the app's other per-address limits read it (`request.client.host`):
-    uvicorn has already resolved a trusted proxy's X-Forwarded-For into it; nothing is parsed again."""
-    client = scope.get("client")
-    return str(client[0]) if client else ""
-
-
-def client_key(address: str) -> str:
-    """The client a per-address share counts: an IPv4 address (also when written as ::ffff:a.b.c.d), or an
-    IPv6 address's /64, which one host usually holds whole (round-14 re-attack: one address written three
-    ways held three shares, and an IPv6 client could take a share per address of its /64)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 6:
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
 
 
 def stream_of(scope) -> tuple[str | None, str | None]:

@@ -119,5 +119,5 @@ def test_a_factor_storys_words_for_the_customer_end_on_its_factor(tutor):
 
 def test_a_battery_range_complaint_stays_out_of_scope(tutor):
     # the looser out-of-scope bar for stories (story_max_oos) must not let in a battery-life question
-    a = tutor.ask("客户嫌机器人电池不耐用，一天得充好几次电，有什么办法")
+    a = tutor.ask("客户的机器人电池续航太短，一天要充三次电，怎么办")
     assert a.refused

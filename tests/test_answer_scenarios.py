@@ -136,7 +136,9 @@ def test_words_for_the_customer_are_sayable_to_a_customer(tutor):
     a = tutor.ask("仓库地面刚做了环氧地坪，我们的巡检机器人在公司走得很稳，到那里就老打滑，怎么跟客户解释？")
     first = a.answer.split("\n\n")[0]
     assert first.startswith("**可以这样跟客户解释") and "解决方案人员要知道" not in a.answer, a.answer
-    assert "摩擦系数可能不准确，地面也不一定平整。" in first and "工程化落地过程。" in first, a.answer
+    # story17: a factor story's words end on its factor; the engineering-process span was the padding blind 15's
+    # graders named (it stays for a story with no factor of its own)
+    assert "摩擦系数可能不准确，地面也不一定平整。" in first and "工程化落地过程" not in first, a.answer
     en = tutor.ask("Our robot walked fine in the lab but slips on the customer's waxed floor. What do I tell the customer?")
     assert "Solution engineers need to know" not in en.answer and len(_shown(en.answer)) <= 900, en.answer
 

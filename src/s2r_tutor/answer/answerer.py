@@ -325,7 +325,11 @@ class Answerer:
     def _asks_story_fix(self, question: str, own: dict, history: list[Turn], last_user: int) -> bool:
         """A short turn whose only topic is the methods, naming no method, after a customer story."""
         topics = {i for i in own if i not in GENERIC_INTENTS}
-        if topics != {Intent.methods} or focus_for(question, Intent.methods).anchors:
+        t = story_table()
+        # ... or a story's yes/no asked in a few words ("这个要重新训练吗" after a sensor swap): 重新训练 names the
+        # physical-system topic, but what is asked is whether this story needs retraining (blind 15 b15-055)
+        verdict = t.verdict(fold(question)).key != t.verdicts[-1].key and topics <= {Intent.methods, Intent.physical_system}
+        if not verdict and (topics != {Intent.methods} or focus_for(question, Intent.methods).anchors):
             return False
         prev, _ = self._intent_of(history[last_user].content, history[:last_user], 1)
         return prev is Intent.scenario
@@ -362,7 +366,7 @@ class Answerer:
         a = self.settings.answer
         if reason not in ("weak-low", "no-term", "foreign"):
             return False
-        return (reading.acts.get("out_of_scope", 1.0) <= a.neighbour_max_oos
+        return (reading.acts.get("out_of_scope", 1.0) <= a.story_max_oos
                 and self.stories.told(qv, a.neighbour_min_cosine))
 
     def _neighbours_out_of_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
@@ -665,7 +669,9 @@ class Answerer:
             writer = Writer(self.card, ledger, lang)
             claim = (self.leads.claims.get(plan.reading.claim)
                      if plan.act in ("verdict", "customer_reply") and plan.reading and plan.reading.claim
-                     and not (plan.intent is Intent.scenario and factors_for(plan.focus)) else None)  # a story's shape says its verdict
+                     and not (plan.intent is Intent.scenario and (factors_for(plan.focus)
+                                                                  or story_table().uncovered_line(plan.focus.story_text, "zh")))
+                     else None)  # a story's shape says its verdict (also one about what the card does not cover: b15-009)
             if claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
                 # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",

@@ -59,6 +59,13 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class TriedMethod:
+    anchor: str                              # the method's card section
+    cues: re.Pattern[str]                    # words naming it in a story
+    instead: tuple[tuple[str, str], ...]     # (method anchor, phrase of its card sentence) offered in its place
+
+
+@dataclass(frozen=True)
 class Table:
     factors: tuple[Factor, ...]
     general: Factor              # the card's general reality-gap factors (a story no factor matches)
@@ -101,6 +108,20 @@ class Table:
     told_held: float = 1.01  # ... unless a labelled question (acts.jsonl) this close holds it: its topic stands
     reason_cite: tuple[tuple[str, str], ...] = ()  # the card's reason said by a story's "why" follow-up
     tried: re.Pattern[str] = rd.NEVER  # words saying a check was already done ("已经调过", "already re-tuned")
+    # per uncovered key: the line said instead of its note when the story asks "is this the gap?" (temperature:
+    # "partly", then what the card does not cover), so a yes/no asked is answered (blind 15 b15-009)
+    uncovered_verdict: dict[str, dict[str, str]] = field(default_factory=dict)
+    # the card's methods a story says were already applied ("仿真里已经加了域随机化"): never offered again as the
+    # fix; its `instead` methods are (blind 15 b15-011 re-recommended the domain randomization the customer had)
+    tried_methods: tuple["TriedMethod", ...] = ()
+    method_tried_words: re.Pattern[str] = rd.NEVER
+
+    def methods_tried(self, question: str) -> list["TriedMethod"]:
+        """The methods the story says were applied: a method's cue and a `method_tried_words` word in one clause
+        ("客户已经加了域随机化"; not "要不要上域随机化", not "是不是域随机化没用")."""
+        clauses = re.split(r"[,.;!?，。；！？]", fold(question))
+        return [m for m in self.tried_methods
+                if any(m.cues.search(c) and self.method_tried_words.search(c) for c in clauses)]
 
     def done(self, f: Factor, question: str) -> bool:
         """Whether the story says this factor was already checked or tuned: its cue words in the clause of a
@@ -239,7 +260,20 @@ def parse_table(data: dict) -> Table:
                  story_share=rd.number(_TABLE, "match.story_share", m.get("story_share", 1.01)),
                  told_share=rd.number(_TABLE, "match.told_share", m.get("told_share", 1.01)),
                  told_held=rd.number(_TABLE, "match.told_held", m.get("told_held", 1.01)),
-                 tried=rd.compile_list(_TABLE, "tried", data["tried"]) if data.get("tried") else rd.NEVER)
+                 tried=rd.compile_list(_TABLE, "tried", data["tried"]) if data.get("tried") else rd.NEVER,
+                 uncovered_verdict={u["key"]: rd.lang_text(_TABLE, f"uncovered.{u['key']}.verdict", u["verdict"])
+                                    for u in data.get("uncovered") or [] if u.get("verdict") is not None},
+                 tried_methods=_tried_methods(data.get("tried_methods")),
+                 method_tried_words=rd.compile_list(_TABLE, "method_tried_words", data["method_tried_words"])
+                 if data.get("method_tried_words") else rd.NEVER)
+
+
+def _tried_methods(raw: object) -> tuple[TriedMethod, ...]:
+    out = []
+    for entry, m in rd.keyed(_TABLE, "tried_methods", raw or [], "anchor"):
+        out.append(TriedMethod(m["anchor"], rd.compile_list(_TABLE, f"{entry}.cues", m.get("cues")),
+                               _evidence(f"{entry}.instead", m.get("instead"))))
+    return tuple(out)
 
 
 def _followup_shapes(raw: object) -> dict[str, tuple[str, ...]]:
@@ -342,6 +376,7 @@ def check_scenarios(card: "CardView") -> None:
     cites = [*((f"verdicts ({v.key})", c) for v in t.verdicts for c in v.cite), *(("one_line", c) for c in t.one_line_cite),
              *(("customer", c) for c in t.customer_cite), *(("reason", c) for c in t.reason_cite),
              *((f"uncovered.{k}", c) for k, refs in t.uncovered_cite.items() for c in refs),
+             *((f"tried_methods.{m.anchor}.instead", c) for m in t.tried_methods for c in m.instead),
              *((f"customer.close.{lang}", c) for lang, refs in t.customer_close.items() for c in refs)]
     for where, (anchor, phrase) in cites:
         if not any(phrase in s for s in card.sents(anchor)):

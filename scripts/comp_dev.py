@@ -94,7 +94,10 @@ def main() -> int:
         a = tutor.ask(c["question"], history=history)
         rows.append({"id": c.get("id") or f"{c['set']}:{len(rows)}", "set": c["set"], "q": c["question"], "hist": bool(history),
                      "exp_act": c.get("act"), "exp_intent": c.get("intent"), "exp_oos": bool(c.get("out_of_scope")),
-                     "act": a.act, "intent": a.intent, "refused": a.refused, "answer": a.answer})
+                     "act": a.act, "intent": a.intent, "refused": a.refused, "answer": a.answer,
+                     "lang": c.get("language") or ("en" if c["set"].endswith("_en") else "zh"),
+                     "exp_sections": c.get("expected_sections") or [],
+                     "first_cited": a.citations[0].chunk_id if a.citations else None})
     if args.out:
         Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     show(rows)

@@ -531,6 +531,8 @@ class Answerer:
         quotes = [q for a, p in refs if (q := writer.quote(a, unnumber(writer.sentence(a, p))))]
         if not quotes:
             return ""
+        if not name:  # a sentence that names itself ("Sim2Real … 可以理解为：") needs no label repeating it
+            return "- " + " ".join(quotes)
         writer.ledger.frame(f"**{name}**")
         return f"- **{name}**{'：' if writer.lang == 'zh' else ': '}" + " ".join(quotes)
 
@@ -659,6 +661,12 @@ class Answerer:
             line = self.leads.ranking_verdict(plan.ranking_kind, lang)
             sides = "\n".join(self._side_line(writer, _Side(a)) for a in plan.ranking)
             markdown = (f"{ledger.frame(line)}\n\n" if line else "") + sides
+        elif self._asks_arc(plan):
+            # "walk me through it": the card's arc, one cited line per stage (data/leads.json overview_arc)
+            writer = Writer(self.card, ledger, lang)
+            sep = "、" if lang == "zh" else ", "
+            markdown = "\n".join(filter(None, (self._labelled_line(writer, x.refs, x.label[lang].format(
+                names=sep.join(self._side_name(n, lang) for n in x.names))) for x in self.leads.arc)))
         elif generic:
             template = self.templates.get("generic", lang)
             values = build_generic(ledger, [self.tutor.chunks[r.idx] for r in plan.ranked], plan.focus.question, lang,
@@ -697,11 +705,14 @@ class Answerer:
                 followed = ()
                 if tabled and plan.previous_answer and not plan.specific:
                     scored = {c.anchor for c in self.pick_lead(plan, table=False)}
-                    followed = tabled if scored and not scored & {a for a, _ in tabled} else ()
+                    # an example or a simpler wording of the earlier topic is the table's sentence even in the
+                    # section the earlier answer quoted (blind 15 b15-049: "举个例子" got the definition again)
+                    followed = tabled if scored and (plan.act in ("example", "simpler")
+                                                     or not scored & {a for a, _ in tabled}) else ()
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
                 tabled = tabled or followed
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
-            analogy = (self.leads.analogy_lead(fold(plan.asked)) if claim is None and plan.intent is not Intent.scenario
+            analogy = (self.leads.analogy_lead(fold(plan.asked), plan.intent) if claim is None and plan.intent is not Intent.scenario
                        and plan.act not in ("verdict", "compare", "not_in_card") else ())
             if analogy:
                 # "打个比方" / "give me an analogy": the card's own figure of speech leads, whatever the topic
@@ -724,7 +735,9 @@ class Answerer:
             elif tabled:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
-                lead = lead_block(writer, with_predecessors(self.card, self._unsaid(plan, tabled), self.leads.openers))
+                # (an analogy's picture maps onto the difference said before: the sides it names stay)
+                lead = lead_block(writer, with_predecessors(self.card, tabled if analogy else self._unsaid(plan, tabled),
+                                                            self.leads.openers))
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) \
                     and (plan.intent.value, plan.act) not in self.leads.builder_first:
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);
@@ -789,7 +802,9 @@ class Answerer:
             full = a.budget_chars_en if lang == "en" else a.budget_chars
             # simpler, and an example (the example is the answer: blind 10-12 example answers re-listed the
             # topic's reasons under it, b10-066, b11-033, b12-078): half the budget
-            budget = int((full // 2 if plan.act in a.half_budget_acts or analogy else full) * shrink)
+            # — and a comparison answered one line per side: the two lines are the answer; the topic's other
+            # lines were padding after them (blind 15 b15en-018: "the goal of Sim2Real is not …" under two methods)
+            budget = int((full // 2 if plan.act in a.half_budget_acts or analogy or side_heads else full) * shrink)
             if lead and plan.act != "verdict" and self.leads.one_line is not None \
                     and self.leads.one_line.search(fold(plan.asked)):
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
@@ -814,6 +829,18 @@ class Answerer:
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
+
+    def _asks_arc(self, plan: Plan) -> bool:
+        """An overview of the card's own topic, or one asked in so many words while the act read is a customer
+        reply or a definition, or a customer-facing ask that tells no story (data/leads.json overview_arc)."""
+        topic = plan.intent.value in self.leads.arc_topics
+        if plan.act == "overview" and topic:
+            return True
+        # a story the matcher found no factor in ("a sim2real overview to drop into a customer deck") tells none
+        storyless = plan.intent is Intent.scenario and not (plan.focus.factors if plan.focus.factors is not None
+                                                            else factors_for(plan.focus))
+        return (plan.act in ("overview", "customer_reply", "define") and (topic or storyless)
+                and self.leads.overview_asked(fold(plan.asked)))
 
     def _claim_lead(self, plan: Plan, claim, lang: str) -> tuple[tuple, str | None]:
         """(card sentences, verdict line) of a claim, the way the reader's statement points (answer/polarity.py):

@@ -163,6 +163,10 @@ def _sep(raw: str) -> str:
     return " "
 
 
+_QUOTED = re.compile(r"^\s*[^“”：\s]{1,6}：“")  # the card's labelled quotation: 示例：“…”
+_QUOTED_EN = re.compile(r"^\s*[^“”:]{1,20}:\s*“(.*)”\s*$", re.S)
+
+
 class _Swapper:
     """Rewrites the answer line by line; remembers which card sentences are already shown."""
 
@@ -207,6 +211,10 @@ class _Swapper:
             en = english_of_span(chunk, offsets[fresh[0]][0], offsets[fresh[-1]][1]) or ""
             if not _NUMBERING.match(piece) and _NUMBERING.match(first):
                 en = _NUMBERING.sub("", en)  # the answer left the card's numbering out
+            if _QUOTED.match(first) and not _QUOTED.match(piece):
+                # the answer quoted the example inside the card's 示例：“…” (a method's side of a comparison):
+                # its English is that quote, not "Example: “…”" (blind 15 b15en-018)
+                en = _QUOTED_EN.sub(r"\1", en)
             if last.rstrip().endswith("→") and not piece.rstrip().endswith("→"):
                 en = en.rstrip().removesuffix("→").rstrip()  # ... and a trailing arrow
             words.append((sep, en))

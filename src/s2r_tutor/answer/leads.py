@@ -68,6 +68,16 @@ class Condition:
     verdict: dict[str, str]   # framing per language: {fit} / {against} are the sides' names
 
 
+@dataclass(frozen=True)
+class ArcLine:
+    """One line of an overview: a framing label per language ("{names}" filled with the named sections'
+    names) and the card sentences it quotes."""
+
+    label: dict[str, str]
+    refs: tuple[Ref, ...]
+    names: tuple[str, ...] = ()
+
+
 def _conditions(raw) -> tuple[Condition, ...]:
     if not isinstance(raw, list):
         raise AnswerDataError("data/leads.json compare_conditions: expected a list")
@@ -209,6 +219,12 @@ class Leads:
         if an is not None and not (isinstance(an, dict) and isinstance(an.get("cue"), str)):
             raise AnswerDataError("data/leads.json analogy: needs 'cue' and 'lead' [[anchor, phrase], ...]")
         self.analogy = None if an is None else (_pattern("analogy.cue", an["cue"]), _refs("analogy.lead", an.get("lead")))
+        # a topic whose card section has a picture of its own: "an analogy?" after "is Sim2Real the same as RL?"
+        # asks for a picture of that difference, not of why robots train in simulation (blind 15 b15en-027)
+        at = (an or {}).get("topics", {})
+        if not isinstance(at, dict) or any(t not in intents for t in at):
+            raise AnswerDataError("data/leads.json analogy.topics: expected {topic: [[anchor, phrase], ...]} with known topics")
+        self.analogy_topics = {Intent(t): _refs(f"analogy.topics.{t}", v) for t, v in at.items()}
         nc = data.get("negated_cue")
         if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
             raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
@@ -221,6 +237,21 @@ class Leads:
         self.ranking = None if ra is None else (_pattern("ranking_ask.cue", ra.get("cue")),
                                                 _pattern("ranking_ask.group", ra.get("group")),
                                                 tuple(ra["sides"]), ra["verdict"])
+        # "walk me through sim2real" / "an overview for a customer deck": the card's arc in a few labelled, cited
+        # lines (what it is, why simulation, the gap, the four methods, when to think of it), not the definition
+        # block nor the lines closest to the words "overview" (blind 15 b15-061, b15en-034)
+        ov = data.get("overview_arc")
+        if ov is not None and not (isinstance(ov, dict) and isinstance(ov.get("topics"), list)
+                                   and all(t in intents for t in ov["topics"]) and isinstance(ov.get("lines"), list)
+                                   and all(isinstance(x, dict) and all(isinstance((x.get("label") or {}).get(k), str)
+                                                                       for k in ("zh", "en")) for x in ov["lines"])):
+            raise AnswerDataError("data/leads.json overview_arc: needs 'topics' (known topics) and 'lines' "
+                                  "[{label: {zh, en}, refs: [[anchor, phrase]], names: [anchor, ...]}]")
+        self.arc_topics = frozenset(ov["topics"]) if ov else frozenset()
+        self.arc_cue = _pattern("overview_arc.cue", ov.get("cue")) if ov else None
+        self.arc = tuple(ArcLine({k: x["label"][k] for k in ("zh", "en")}, _refs(f"overview_arc.lines[{i}].refs", x.get("refs")),
+                                 tuple(x.get("names", [])))
+                         for i, x in enumerate(ov["lines"] if ov else []))
         self.card = card
         self.check()
 
@@ -238,6 +269,10 @@ class Leads:
             yield f"not_in_card.{m.kind}.says", m.says
         if self.analogy is not None:
             yield "analogy.lead", self.analogy[1]
+        for t, refs in self.analogy_topics.items():
+            yield f"analogy.topics.{t.value}", refs
+        for i, line in enumerate(self.arc):
+            yield f"overview_arc.lines[{i}].refs", line.refs
         for t, (pros, cons) in self.pros_cons.items():
             yield f"pros_cons.{t}.pros", pros
             yield f"pros_cons.{t}.cons", cons
@@ -253,6 +288,7 @@ class Leads:
             if missing:
                 raise AnswerDataError(f"data/leads.json ranking_ask: sides without 'purposes': {missing}")
             wholes += list(self.ranking[2])
+        wholes += [a for line in self.arc for a in line.names]
         for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
@@ -321,11 +357,16 @@ class Leads:
             return None
         return self.unranked[1][lang]
 
-    def analogy_lead(self, question: str) -> tuple[Ref, ...]:
-        """The card's own figure of speech when `question` (folded) asks for an analogy; () otherwise."""
+    def overview_asked(self, question: str) -> bool:
+        """`question` (folded) asks for the whole card's arc in so many words ("从头到尾捋一遍", "an overview")."""
+        return self.arc_cue is not None and bool(self.arc_cue.search(question))
+
+    def analogy_lead(self, question: str, intent: Intent | None = None) -> tuple[Ref, ...]:
+        """The card's own figure of speech when `question` (folded) asks for an analogy: the topic's own picture
+        (analogy.topics) when it has one, else the card's; () when no analogy is asked."""
         if self.analogy is None or not self.analogy[0].search(question):
             return ()
-        return self.analogy[1]
+        return self.analogy_topics.get(intent, self.analogy[1])
 
     def stated_side(self, claim: Claim, question: str) -> bool | None:
         """The side of `claim` the question states by the claim's own words: `holds` for its cue, the other

@@ -25,7 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from comp_dev import cases  # noqa: E402  (the same dev sets, holdout4-6 left out)
 
-MEMO = Path("/tmp/s2r_act_dev_memo.pkl")
+# beside the index (ignored by git), not /tmp: helpers must write only inside their worktree
+MEMO = Path(__file__).resolve().parents[1] / "index" / "act_dev_memo.pkl"
 
 
 class DiskMemo:
@@ -113,7 +114,10 @@ def main() -> int:
         act = p.act if p.in_scope else ("not_in_card" if p.missing is not None else "out_of_scope")
         rows.append({"id": c.get("id"), "set": c["set"], "q": c["question"], "hist": bool(history),
                      "exp_act": c.get("act"), "act": act, "exp_intent": c.get("intent"),
-                     "intent": p.intent.value, "lang": c.get("language")})
+                     "intent": p.intent.value, "lang": c.get("language"), "oos": bool(c.get("out_of_scope")),
+                     "reason": p.reason, "in_scope": p.in_scope,
+                     "oos_vote": round(p.reading.votes.get("out_of_scope", 0.0), 3) if p.reading else None,
+                     "best": round(p.reading.best_cosine, 3) if p.reading else None})
     memo.save()
     if args.out:
         Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")

@@ -139,6 +139,12 @@ class AnswerSettings(BaseModel):
                                       "term) is refused when its nearest labelled questions vote out_of_scope at least "
                                       "this share: adjacent robotics how-tos (PID tuning, motor sizing) share the card's "
                                       "everyday words")
+    core_oos_veto: float = Field(0.35, ge=0, le=1.01, description="a question let in by a core term (微调, 强化学习, "
+                                 "仿真, deploy) is refused when its nearest labelled questions vote out_of_scope at "
+                                 "least this share (nearest at neighbour_min_cosine): LLM fine-tuning, game physics, "
+                                 "NLP domain adaptation share a word with the card, not its subject. Round 17: of 943 "
+                                 "answerable dev questions let in by a core term the highest such vote was 0.115; "
+                                 "1.01 turns it off")
     missing_story_vote: float = Field(0.75, ge=0, le=1, description="a decisive not-in-card cue (成功率, which company) "
                                       "does not decide when the neighbours give other in-scope acts at least this share together and "
                                       "not_in_card under missing_story_max: a story that mentions a success rate asks "

@@ -371,11 +371,16 @@ class Answerer:
 
     def _neighbours_out_of_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
         """The phrase rules let the question in only by a soft reason (card meta, corpus or general robotics
-        words), but its nearest labelled questions are adjacent robotics topics the card does not cover."""
+        words), but its nearest labelled questions are adjacent robotics topics the card does not cover; or by a
+        core term alone while its neighbours, still more surely (core_oos_veto), are another subject's questions."""
         a = self.settings.answer
-        if reason not in ("meta", "corpus", "corpus-weak", "weak", "deictic") or complaint:
+        if complaint:
             return False
-        return (reading.votes.get("out_of_scope", 0.0) >= a.neighbour_oos_veto
+        # a core term lets a question in by one word; when the neighbours are nearly all labelled out of scope,
+        # the word is used of another subject ("大模型微调", RL for a recommender, a racing game's physics)
+        veto = {"meta": a.neighbour_oos_veto, "corpus": a.neighbour_oos_veto, "corpus-weak": a.neighbour_oos_veto,
+                "weak": a.neighbour_oos_veto, "deictic": a.neighbour_oos_veto, "core": a.core_oos_veto}.get(reason)
+        return (veto is not None and reading.votes.get("out_of_scope", 0.0) >= veto
                 and reading.best_cosine >= a.neighbour_min_cosine)
 
     def _asks_other(self, reading: Reading, complaint: bool) -> bool:

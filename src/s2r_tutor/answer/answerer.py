@@ -710,9 +710,11 @@ class Answerer:
                 followed = ()
                 if tabled and plan.previous_answer and not plan.specific:
                     scored = {c.anchor for c in self.pick_lead(plan, table=False)}
-                    # an example or a simpler wording of the earlier topic is the table's sentence even in the
-                    # section the earlier answer quoted (blind 15 b15-049: "举个例子" got the definition again)
-                    followed = tabled if scored and (plan.act in ("example", "simpler")
+                    # an example of the earlier topic is the table's sentence even in the section the earlier
+                    # answer quoted (blind 15 b15-049: "举个例子" got the definition again). Not "simpler": the
+                    # earlier answer may have been one claim of a section ("世界模型和sim2real是一回事吗"), and the
+                    # section's plain row (body parameters) is then another subject, not a simpler wording
+                    followed = tabled if scored and (plan.act == "example"
                                                      or not scored & {a for a, _ in tabled}) else ()
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
                 tabled = tabled or followed

@@ -194,6 +194,7 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     rel = [top + 1.0 if r is None else r for r in rel]
     order = sorted(range(len(groups)), key=lambda g: (-rel[g], g))
     keep: set[int] = set()
+    cited = False  # a card sentence is kept: before one is, the budget does not apply (see below)
     for g in order:
         idx, line = groups[g]
         forced = always[g] or table[g] or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
@@ -205,8 +206,13 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         if repeated is not None and repeated(us[line].text):
             continue
         extra = sum(measure(us[i].text) + 1 for i in idx if i not in keep)
-        if (keep or lead) and not always[g] and length + extra > (max_chars if forced else budget):
+        # the first cited line is kept whatever the budget: a line written for the question (a story's
+        # check, uncited, chosen first) must not crowd out every card sentence, or the answer has no
+        # evidence left and falls back to the generic one (round 17: a 540-char English budget did that
+        # to the temperature story, whose note heading and factor line run 530 characters)
+        if (cited or lead) and not always[g] and length + extra > (max_chars if forced else budget):
             continue
+        cited = cited or bool(_MARK.search(us[line].text))
         keep.update(idx)
         length += extra
         said += c

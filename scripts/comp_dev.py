@@ -1,5 +1,5 @@
 """Dev check of the non-story answers (issue 14/17): run the real Tutor on every case of the dev sets
-(tests/eval/*.jsonl but the unread holdout4-6, and the spent blind sets docs/blind8-15) and write one row per case (act, intent,
+(tests/eval/*.jsonl but the unread holdout4-6, and the spent blind sets docs/blind8-16) and write one row per case (act, intent,
 refused, answer), then print act accuracy, out-of-scope refused and answerable refused per set.
 Not a test: numbers to compare before and after a change.
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # holdout4-6 stay out: they are measurement sets nobody may read per question (docs/evaluation.md, "The sets").
 UNREAD = {"holdout4", "holdout5", "holdout6"}
 SETS = [*sorted(p for p in (ROOT / "tests" / "eval").glob("*.jsonl") if p.stem not in UNREAD),
-        *[p for n in (8, 9, 10, 11, 12, 13, 14, 15) for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
+        *[p for n in (8, 9, 10, 11, 12, 13, 14, 15, 16) for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
 
 
 def cases(only: set[str], sets: str) -> list[dict]:

@@ -135,11 +135,21 @@ def test_chat_through_nginx_across_sessions(cluster, browser):
             box = page.locator("#s2r-input textarea")
             box.fill("域随机化怎么调？" if i % 2 else "What is the reality gap?")
             box.press("Enter")
+            page.locator("#s2r-chatbot [data-testid='user']").first.wait_for()  # the page took the question
             page.locator("#s2r-chatbot .message-row.bot-row .thought").first.wait_for()  # the sources
             box.fill("还有呢？")
             box.press("Enter")
             page.locator("#s2r-chatbot .message-row.bot-row").nth(1).wait_for()
             assert any(c["name"] == "s2r_route" for c in ctx.cookies())
+        except Exception as exc:
+            # A timeout here says nothing by itself: keep what the page showed and what the proxy and the
+            # replicas logged, so a failure in CI can be explained without rerunning it.
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"replicas-chat-{i}.png"), full_page=True)
+            statuses = [" ".join(r[:4]) for r in cluster.access_log()][-40:]
+            raise AssertionError(f"session {i}: {exc}\n-- proxy (last 40) --\n" + "\n".join(statuses)
+                                 + "".join(f"\n-- replica {k} (tail) --\n{cluster.log(k)[-2500:]}"
+                                           for k in range(len(cluster.urls)))) from exc
         finally:
             ctx.close()
     # every chat request of a session (its affinity cookie) went to one replica

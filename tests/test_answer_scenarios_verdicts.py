@@ -20,6 +20,9 @@ _MARK = re.compile(r"\s*\[\d+\]")
     ("现场抓偏了，难道是训练没训好", "blame"),
     ("换了更重的夹具以后抖得厉害，是不是要重新训练", "retrain"),
     ("is the drift on site just our policy being undertrained?", "blame"),
+    # the short and plural forms readers type: "algo" was no blame cue, and a blame question got "Yes"
+    ("the client thinks it's our algo, fair?", "blame"),
+    ("ops keeps saying our algorithms are junk since the move", "blame"),
     ("地面有水老打滑，客户问这个能不能解决", "fix"),
     ("客户想知道这个偏差能修好吗", "fix"),
     ("the customer asks whether the wobble can be fixed at all", "fix"),
@@ -52,6 +55,12 @@ def test_fix_question_makes_no_promise_and_gives_the_method(tutor):
 def test_training_blame_is_not_confirmed(tutor):
     text = _shown(tutor.ask("客户说抓取一直不稳，是不是我们的策略训练得不好"))
     assert not text.startswith("是的") and text.startswith("不一定")
+
+
+def test_english_blame_is_not_confirmed(tutor):
+    text = _shown(tutor.ask("passes every sim run but the gripper lands a few mm off on site; "
+                            "the client blames our algo. fair?"))
+    assert text.startswith("Not necessarily"), text
 
 
 def test_one_line_names_the_sensor_factor(tutor):

@@ -26,7 +26,7 @@ from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import LABELS, label
 from .leads import Leads, Missing
-from .lexicon import CORE_TERMS, fold
+from .lexicon import CORE_TERMS, FOREIGN_TOPICS, fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .scenario_table import check_scenarios
@@ -209,10 +209,13 @@ class Answerer:
         if in_scope and alone and own_top and self._neighbours_out_of_scope(reading, reason, complaint):
             in_scope, reason = False, "neighbours-oos"  # PID tuning, motor sizing: adjacent, not on the card
         if not in_scope and reason == "off-card" and asks_missing is not None and not ctx.is_followup and (
+                not FOREIGN_TOPICS.search(q)) and (
                 CORE_TERMS.search(q) or (reading.votes.get("out_of_scope", 1.0) <= s.answer.missing_max_oos
                                          and self.vocab.evidence(question).strength >= 2)):
             # a price or a tool ranking asked of the card's own topic ("how much does on-site adaptation
-            # cost", "which simulator is best for sim2real"): say the card does not give it, then what it says
+            # cost", "which simulator is best for sim2real"): say the card does not give it, then what it says.
+            # Not when the question names another subject (lexicon FOREIGN_TOPICS): "LoRA 微调大模型的学习率"
+            # asks a number of the language model, not of the card's fine-tuning (blind 16 b16-054)
             in_scope, reason = True, "not-in-card"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             if specific or continues(question) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:

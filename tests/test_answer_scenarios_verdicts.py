@@ -71,3 +71,13 @@ def test_one_line_names_the_sensor_factor(tutor):
 def test_temperature_story_says_what_the_card_does_not_cover(tutor):
     text = _shown(tutor.ask("机器人进了零下二十度的冷库以后关节动作变慢，这是怎么回事"))
     assert text.startswith("卡片没有提到温度")
+
+
+def test_low_charge_story_says_what_the_card_does_not_cover(tutor):
+    """A robot that weakens as its battery drains: the card has no battery or voltage; say so first, then
+    the card's motor sentences, and a verdict after it reads as its own sentence (no "…：不一定…：" run-on)."""
+    text = _shown(tutor.ask("电池电量低于三成后，机械臂搬东西就慢吞吞的，充满电又好了，要不要重新训练"))
+    assert text.startswith("卡片没有讲电量"), text
+    assert "真实电机存在响应延迟" in text, text
+    head = text.split("\n", 1)[0]
+    assert "。不一定要从头重训" in head and "：不一定" not in head, head

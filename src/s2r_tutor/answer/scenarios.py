@@ -520,7 +520,10 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         head, _, rest = parts[0].partition("\n")
         sep = "" if w.lang == "zh" else " "
         if head.startswith("**"):
-            head = w.ledger.frame(f"**{gap_note}{sep}{head[2:]}")
+            # a note that leads into its card sentences ("…没有覆盖的变化：") is followed here by the verdict,
+            # not by them: it ends as a sentence ("…变化：不一定要从头重训：" read as one run-on clause)
+            note = re.sub(r"[：:]$", "。" if w.lang == "zh" else ".", gap_note)
+            head = w.ledger.frame(f"**{note}{sep}{head[2:]}")
         else:
             # no verdict line to carry it (a quiet verdict, a cited first line): the note is its own framed line;
             # framed together with the cited line below it, it was no registered framing and the verifier dropped

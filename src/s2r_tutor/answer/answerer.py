@@ -13,7 +13,7 @@ from ..retrieval.alignment import english_of
 from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
 from ..text import detect_language, sentences
-from ..retrieval.tokenize import make_tokenizer, segmenter, stop_words
+from ..retrieval.tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, clause_vectors, example_vectors, load_cues, load_examples
 from .card import CardView, Writer, unnumber
 from .compose import BUILDERS, check_builders
@@ -38,15 +38,11 @@ from .polarity import check_statements, deciding_sentence, load_statements
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
-from .own_subject import OwnSubject
-from .vocab import CorpusVocab, en_stop_words
+from .vocab import CorpusVocab
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 log = logging.getLogger("s2r_tutor.answer")
 _MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
-# follow-up acts that explain a subject: one that names an unknown subject of its own is not the earlier
-# topic's ("简单说说量子计算"); the others name an audience or a step ("那跟客户怎么说", "先查什么")
-SUBJECT_ACTS = frozenset({"define", "simpler", "overview", "example"})
 SUMMARY_INTENTS = frozenset({Intent.quick_memory})  # a short turn naming only these asks for the earlier topic's gist
 _MISSING_TEXT = {"zh": "卡片没有给出{what}。", "en": "The card does not give {what}."}
 _POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.", False: "No."}}  # the reader's statement per the card
@@ -117,8 +113,6 @@ class Answerer:
         check_scenarios(self.card)  # and every sentence the scenario factor table names
         self.statements = load_statements()
         check_statements(self.statements, self.leads.claims, self.card)  # claims, both polarities, card sentences
-        self.own_subject = OwnSubject(tutor.chunks, examples, segmenter(self.settings.user_dict),
-                                      en_stop_words() | stop_words())
         stories = load_stories()
         self.stories = StoryMatcher(stories, story_vectors(stories, tutor.embedder, self.settings.index_dir))
 
@@ -235,11 +229,7 @@ class Answerer:
             # asks a number of the language model, not of the card's fine-tuning (blind 16 b16-054)
             in_scope, reason = True, "not-in-card"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
-            points = continues(question) or ordinal(question) is not None
-            if ((specific or points or reading.act in FOLLOWUP_ACTS)
-                    and (points or reading.act not in SUBJECT_ACTS or not self.own_subject.words(question))):
-                # ... unless it asks to explain a subject of its own that no card and no labelled in-scope
-                # question knows: "简单说说量子计算" after an answer asks the simpler act of quantum computing
+            if specific or continues(question) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
                 in_scope, reason = True, "follow-up"
         if not ctx.is_followup and users and as_followup is None and (
                 (not in_scope and reason in ("no-term", "weak-low")) or (reason == "neighbours" and not complaint)):

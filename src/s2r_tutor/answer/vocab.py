@@ -56,11 +56,6 @@ def _words() -> _Words:
     return _Words(sets["generic"], sets["en_stop"], rd.compile_list("lexicon.json", "vocab.function", data.get("function")))
 
 
-def en_stop_words() -> frozenset[str]:
-    """English words the vocabulary never counts (lexicon.json vocab.en_stop)."""
-    return _words().en_stop
-
-
 _ZH_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _EN_WORD = re.compile(r"[a-z][a-z0-9]{3,}")
 

@@ -30,16 +30,6 @@ def user_dict_terms(extra: Path | None = None) -> list[str]:
     return [ln for ln in lines if ln.strip()]
 
 
-def segmenter(extra_dict: Path | None = None):
-    """The jieba Tokenizer behind make_tokenizer (the same user dictionary), for callers that need more
-    than its words: part-of-speech tags (answer/own_subject.py)."""
-    return _jieba(extra_dict)
-
-
-def stop_words() -> frozenset[str]:
-    return _STOP
-
-
 # Bump when tokenize() changes how it cuts text: BM25's stored term statistics follow the tokenizer.
 TOKENIZER_VERSION = 1
 

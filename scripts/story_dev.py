@@ -4,7 +4,7 @@ the dev sets and report what the matcher chose, the act, the first citation and 
     PYTHONPATH=$PWD/src .venv/bin/python scripts/story_dev.py [--show] [--only ID,ID] [--json OUT]
 
 Story cases: every case labelled intent "scenario" (or whose note starts with "story", blind 11, or "field story", blind 12) in tests/eval/*.jsonl (but holdout4-6), docs/blind8/holdout8*.jsonl and
-docs/blind9/holdout9*.jsonl, docs/blind10/holdout10*.jsonl, docs/blind11/holdout11*.jsonl, docs/blind12/holdout12*.jsonl, docs/blind13/holdout13*.jsonl, docs/blind14/holdout14*.jsonl, docs/blind15/holdout15*.jsonl, docs/blind16/holdout16*.jsonl (spent blind sets, used as dev sets). The expected card scenario is the
+docs/blind9/holdout9*.jsonl, docs/blind10/holdout10*.jsonl, docs/blind11/holdout11*.jsonl, docs/blind12/holdout12*.jsonl, docs/blind13/holdout13*.jsonl, docs/blind14/holdout14*.jsonl, docs/blind15/holdout15*.jsonl, docs/blind16/holdout16*.jsonl, docs/blind17/holdout17*.jsonl (spent blind sets, used as dev sets). The expected card scenario is the
 first `scenario-*` anchor of expected_sections ("none" when there is none: a story the card has no
 scenario for). Not a test: it prints numbers to compare before and after a change.
 """
@@ -17,12 +17,10 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-# holdout4-6 stay out from round 14 on: they are measurement sets not to be read per question (docs/evaluation.md,
-# "The sets"); until then this script ran their story cases (and printed them with --show).
-UNREAD = {"holdout4", "holdout5", "holdout6"}
-SETS = [*sorted(p for p in (ROOT / "tests" / "eval").glob("*.jsonl") if p.stem not in UNREAD),
-        *[p for n in (8, 9, 10, 11, 12, 13, 14, 15, 16) for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
+# the same sets as comp_dev (holdout4-6 left out from round 14 on: measurement sets not to be read per question,
+# docs/evaluation.md "The sets"; until then this script ran their story cases and printed them with --show)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from comp_dev import SETS  # noqa: E402
 
 
 def cases() -> list[dict]:

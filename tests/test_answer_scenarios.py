@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from s2r_tutor.answer import ruledata
+from conftest import assert_table_rejects
 from s2r_tutor.answer.focus import Focus
-from s2r_tutor.answer.scenario_table import parse_table, table
+from s2r_tutor.answer.scenario_table import table
 from s2r_tutor.answer.scenarios import story_shape
 from s2r_tutor.answer.story_match import StoryMatcher, load_stories
-from s2r_tutor.errors import AnswerDataError
 
 ROOT = Path(__file__).resolve().parents[1]
 _MARK = re.compile(r"\s*\[\d+\]")
@@ -26,19 +25,10 @@ def _shown(text: str) -> str:
 
 
 def test_shapes_are_validated_at_load():
-    data = ruledata.load("scenarios.json")
-    bad = json.loads(json.dumps(data))
-    bad["shapes"]["why"] = ["cause", "weather"]
-    with pytest.raises(AnswerDataError, match=r"scenarios\.json: shapes\.why: unknown block\(s\) \['weather'\]"):
-        parse_table(bad)
-    bad = json.loads(json.dumps(data))
-    bad["shapes"]["gossip"] = ["cause"]
-    with pytest.raises(AnswerDataError, match=r"shapes: unknown act\(s\) \['gossip'\]"):
-        parse_table(bad)
-    bad = json.loads(json.dumps(data))
-    bad["verdicts"][-1]["cues"] = ["是"]
-    with pytest.raises(AnswerDataError, match=r"only the last variant"):
-        parse_table(bad)
+    assert_table_rejects(lambda d: d["shapes"].update(why=["cause", "weather"]),
+                         r"scenarios\.json: shapes\.why: unknown block\(s\) \['weather'\]")
+    assert_table_rejects(lambda d: d["shapes"].update(gossip=["cause"]), r"shapes: unknown act\(s\) \['gossip'\]")
+    assert_table_rejects(lambda d: d["verdicts"][-1].update(cues=["是"]), r"only the last variant")
 
 
 def test_the_shape_follows_what_the_story_asks():

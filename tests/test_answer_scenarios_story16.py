@@ -13,11 +13,11 @@ from importlib import resources
 
 import pytest
 
+from conftest import assert_table_rejects
 from s2r_tutor.answer import ruledata
-from s2r_tutor.answer.scenario_table import parse_table, table
+from s2r_tutor.answer.scenario_table import table
 from s2r_tutor.answer.story_match import load_stories
 from s2r_tutor.answer.vectors import vectors_key
-from s2r_tutor.errors import AnswerDataError
 from s2r_tutor.retrieval.glossary import expand_query
 
 _MARK = re.compile(r"\s*\[\d+\]")
@@ -51,10 +51,7 @@ def test_the_shipped_story_vectors_match_the_stories(tutor):
 
 
 def test_every_factor_needs_words_for_the_customer():
-    bad = json.loads(json.dumps(ruledata.load("scenarios.json")))
-    del bad["factors"][0]["reply"]
-    with pytest.raises(AnswerDataError, match=r"reply: needs non-empty 'zh' and 'en'"):
-        parse_table(bad)
+    assert_table_rejects(lambda d: d["factors"][0].pop("reply"), r"reply: needs non-empty 'zh' and 'en'")
 
 
 @pytest.mark.parametrize("q", [

@@ -8,14 +8,12 @@ taken from any dev or blind set."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from s2r_tutor.answer import ruledata
-from s2r_tutor.answer.scenario_table import parse_table, table
-from s2r_tutor.errors import AnswerDataError
+from conftest import assert_table_rejects
+from s2r_tutor.answer.scenario_table import table
 from s2r_tutor.models import Turn
 
 _MARK = re.compile(r"\s*\[\d+\]")
@@ -39,15 +37,10 @@ def test_tried_methods_are_read_by_clause():
 
 
 def test_tried_methods_and_uncovered_verdicts_are_validated_at_load():
-    data = ruledata.load("scenarios.json")
-    bad = json.loads(json.dumps(data))
-    bad["tried_methods"][0]["instead"] = [{"anchor": "system-identification"}]
-    with pytest.raises(AnswerDataError, match=r"tried_methods\[0\].*instead"):
-        parse_table(bad)
-    bad = json.loads(json.dumps(data))
-    next(u for u in bad["uncovered"] if u["key"] == "temperature")["verdict"] = {"zh": "部分算"}
-    with pytest.raises(AnswerDataError, match=r"uncovered\.temperature\.verdict"):
-        parse_table(bad)
+    assert_table_rejects(lambda d: d["tried_methods"][0].update(instead=[{"anchor": "system-identification"}]),
+                         r"tried_methods\[0\].*instead")
+    assert_table_rejects(lambda d: next(u for u in d["uncovered"] if u["key"] == "temperature").update(
+        verdict={"zh": "部分算"}), r"uncovered\.temperature\.verdict")
 
 
 @pytest.mark.parametrize("q", [

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_table_rejects
 from s2r_tutor.answer import lexicon, ruledata
 from s2r_tutor.answer.card import CardView
 from s2r_tutor.answer.followups import followup_rules, parse_followups
 from s2r_tutor.answer.intents import intent_rules, parse_rules
-from s2r_tutor.answer.scenario_table import check_scenarios, parse_table, table
+from s2r_tutor.answer.scenario_table import check_scenarios, table
 from s2r_tutor.answer.story_match import load_stories
 from s2r_tutor.errors import AnswerDataError
 from s2r_tutor.retrieval import glossary
@@ -53,11 +54,8 @@ def test_a_bad_intent_rule_names_the_file_and_the_entry():
 
 
 def test_a_bad_scenario_entry_or_story_names_it():
-    data = ruledata.load("scenarios.json")
-    bad = json.loads(json.dumps(data))
-    bad["factors"][0]["pattern"] = "scenario-moon"
-    with pytest.raises(AnswerDataError, match=r"scenarios\.json: factors\[0\] \(ground\): unknown card scenario"):
-        parse_table(bad)
+    assert_table_rejects(lambda d: d["factors"][0].update(pattern="scenario-moon"),
+                         r"scenarios\.json: factors\[0\] \(ground\): unknown card scenario")
     with pytest.raises(AnswerDataError, match=r"scenario_stories\.jsonl:2: unknown factor"):
         load_stories('{"story": "地面很滑", "factors": ["ground"]}\n{"story": "x", "factors": ["weather"]}\n')
 

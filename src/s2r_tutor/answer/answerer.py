@@ -392,8 +392,8 @@ class Answerer:
             return False
         # a core term lets a question in by one word; when the neighbours are nearly all labelled out of scope,
         # the word is used of another subject ("大模型微调", RL for a recommender, a racing game's physics)
-        veto = {"meta": a.neighbour_oos_veto, "corpus": a.neighbour_oos_veto, "corpus-weak": a.neighbour_oos_veto,
-                "weak": a.neighbour_oos_veto, "deictic": a.neighbour_oos_veto, "core": a.core_oos_veto}.get(reason)
+        veto = (a.core_oos_veto if reason == "core"
+                else a.neighbour_oos_veto if reason in ("meta", "corpus", "corpus-weak", "weak", "deictic") else None)
         return (veto is not None and reading.votes.get("out_of_scope", 0.0) >= veto
                 and reading.best_cosine >= a.neighbour_min_cosine)
 

@@ -128,7 +128,8 @@ def test_words_for_the_customer_are_sayable_to_a_customer(tutor):
     assert first.startswith("**可以这样跟客户解释") and "解决方案人员要知道" not in a.answer, a.answer
     # story17: a factor story's words end on its factor; the engineering-process span was the padding blind 15's
     # graders named (it stays for a story with no factor of its own)
-    assert "摩擦系数可能不准确，地面也不一定平整。" in first and "工程化落地过程" not in first, a.answer
+    # (round 19: the card sentences behind the words are a paragraph of their own, after the card's scenario)
+    assert "摩擦系数可能不准确，地面也不一定平整。" in a.answer and "工程化落地过程" not in a.answer, a.answer
     en = tutor.ask("Our robot walked fine in the lab but slips on the customer's waxed floor. What do I tell the customer?")
     assert "Solution engineers need to know" not in en.answer and len(_shown(en.answer)) <= 900, en.answer
 

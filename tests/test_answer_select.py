@@ -63,6 +63,50 @@ def test_a_body_line_that_says_the_lead_and_more_leads_instead():
     assert out.startswith("**A · 成本**：头一句") and out.count("回答问题的那一句") == 1
 
 
+ITEMS = "\n".join(f"- 第{i}种思路的示例，一句不算短的话，讲清楚它做什么 [{i + 1}]" for i in range(1, 5))
+
+
+def _announced(text: str) -> int | None:
+    return 4 if "四种" in text else 3 if "三种" in text else None
+
+
+def test_a_list_the_lead_announces_is_kept_whole_over_the_budget():
+    out = assemble_ranked("常见方法可以记成四种思路。 [1]", ITEMS, 40, 900, lambda line: 0.9, announced=_announced)
+    assert out.count("思路的示例") == 4
+    # without the count, the budget decides as for any list: two of four would read as an error after "四种"
+    assert assemble_ranked("常见方法可以记成四种思路。 [1]", ITEMS, 40, 900, lambda line: 0.9).count("思路的示例") < 4
+    # a lead with a list of its own announced that list, not the body's
+    sides = "卡片没有给两者分优劣，各自的作用是：\n\n- **甲**：一句 [1]\n- **乙**：一句 [2]"
+    two = "- 第一条另起的话，和问题不太贴近 [3]\n- 第二条另起的话，和问题不太贴近 [4]"
+    assert "另起" not in assemble_ranked(sides, two, 10, 900, lambda line: 0.9, announced=lambda t: 2 if "两者" in t else None)
+    # never over the cap: none of it rather than part of it
+    assert "思路的示例" not in assemble_ranked("常见方法可以记成四种思路。 [1]", ITEMS, 40, 60, lambda line: 0.9,
+                                            announced=_announced)
+
+
+def test_a_list_a_body_line_announces_goes_with_it_whole_or_not_at_all():
+    body = "- 卡片把做法分成三种。 [9]\n\n" + "\n".join(ITEMS.splitlines()[:3])
+    small = assemble_ranked("答案的第一句。 [1]", body, 60, 900, lambda line: 0.9, announced=_announced)
+    assert "三种" not in small and "思路的示例" not in small
+    big = assemble_ranked("答案的第一句。 [1]", body, 500, 900, lambda line: 0.9, announced=_announced)
+    assert "三种" in big and big.count("思路的示例") == 3
+    # a count that is not the list's ("四种" over three items) binds nothing
+    other = "- 卡片把做法分成四种。 [9]\n\n" + "\n".join(ITEMS.splitlines()[:3])
+    assert assemble_ranked("答案的第一句。 [1]", other, 60, 900, lambda line: 0.9, announced=_announced).count("思路的示例") < 3
+
+
+def test_announced_counts_come_from_the_leads_table(tutor):
+    from s2r_tutor.answer.card import CardView
+
+    leads = Leads(CardView(tutor.chunks))
+    assert leads.announced("可以把常见方法记成四种直观思路。") == 4
+    assert leads.announced("但强化学习 ≠ Sim2Real，两者解决的是不同问题。") == 2
+    assert leads.announced("the common methods can be remembered as four intuitive ideas") == 4
+    assert leads.announced("四是一个数字") is None and leads.announced("No count here.") is None
+    with pytest.raises(AnswerDataError, match="list_counts"):
+        Leads(CardView(tutor.chunks), json.dumps({"list_counts": {"numbers": {"四": 1}}}))
+
+
 def test_never_lead_sentences_are_checked_at_load(tutor):
     from s2r_tutor.answer.card import CardView
 
@@ -177,3 +221,15 @@ def test_walkthrough_lines_follow_the_act(tutor):
     # card's closing engineering-process sentence), without 解决方案人员要知道
     opening = reply.answer.split("\n")[0]
     assert opening.startswith("**可以这样跟客户解释**") and "地面" in opening and "最贴近的一节" not in reply.answer
+
+
+@pytest.mark.parametrize("question,items", [
+    ("what techniques bridge the gap between simulation and reality", ["Domain Randomization", "System Identification",
+                                                                       "Real-world Fine-tuning", "Robust Policy"]),
+    ("isn't sim2real just another name for RL?", ["**Reinforcement learning (RL)**", "**Sim2Real**: Is about"]),
+])
+def test_an_english_answer_shows_every_item_it_announces(tutor, question, items):
+    """The English budget (480 shown characters) leaves a list the lead announces ("four intuitive ideas",
+    "the two solve different problems") whole: at 540, round 17 showed two of the four methods."""
+    a = tutor.ask(question)
+    assert all(x in a.answer for x in items), a.answer

@@ -807,8 +807,6 @@ class Answerer:
                 # the card scenario the story resembles is the walkthrough's point: its line is never
                 # traded for a better-scoring support line (English scores Chinese quotes lower)
                 must |= frozenset(f"[{c.marker}]" for c in ledger.all() if "#scenario-" in c.chunk_id)
-                # ... and neither is the point its shape states first (the verdict's or the cause's sentence)
-                must |= frozenset(re.findall(r"\[\d+\]", body.strip().split("\n\n")[0]))
             # a verdict on a stated claim is answered by the claim's own sentences: the best-ranked section's
             # closest lines would be an add-on off the point (blind 12 b12-012, b12-037: 'closest section: C·Scale')
             top = self._uncited_top(plan, ledger) if claim is None else None
@@ -840,12 +838,18 @@ class Answerer:
             floor = a.support_floor if plan.act in a.floor_acts and plan.intent is not Intent.scenario else None
             relevance, plain = self._relevance(plan, ledger, lead)
             if plan.intent is Intent.scenario and factors_for(plan.focus):
-                # a story's point (its shape's first paragraph) is chosen first, before any support line
+                # a story's point (its shape's first paragraph: the verdict or reply and the card lines it rests on)
+                # is kept whole, like a line written for the question (relevance None), whatever the budget; the
+                # rest competes for it (round 19: the point's lines were forced by their markers, and with them
+                # every other line citing the same sections)
                 point = set(body.strip().split("\n\n")[0].splitlines())
-                relevance = (lambda r: lambda line: 10.0 if line in point else r(line))(relevance)
+                relevance = (lambda r: lambda line: None if line in point else r(line))(relevance)
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
                                        avoid, must, self._measure(lang), floor, plain, lead_first=claim is not None,
-                                       bare_lead=plan.act == "simpler", repeated=self._repeated(plan, ledger, lang))
+                                       bare_lead=plan.act == "simpler", repeated=self._repeated(plan, ledger, lang),
+                                       # a bare lead (one line, simpler) says the count; the list stays in the sources
+                                       announced=self.leads.announced if budget and plan.act != "simpler" else None,
+                                       whole_list=(plan.intent.value, plan.act) in self.leads.builder_first)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])

@@ -252,8 +252,25 @@ class Leads:
         self.arc = tuple(ArcLine({k: x["label"][k] for k in ("zh", "en")}, _refs(f"overview_arc.lines[{i}].refs", x.get("refs")),
                                  tuple(x.get("names", [])))
                          for i, x in enumerate(ov["lines"] if ov else []))
+        lc = data.get("list_counts", {})
+        numbers = lc.get("numbers", {})
+        if not (isinstance(numbers, dict) and all(isinstance(k, str) and k.strip() and isinstance(v, int) and v >= 2
+                                                  for k, v in numbers.items())
+                and isinstance(lc.get("zh_measures", ""), str)):
+            raise AnswerDataError("data/leads.json list_counts: needs 'numbers' {word: count >= 2} and 'zh_measures' (a string)")
+        self.counts = {k.lower(): v for k, v in numbers.items()}
+        zh = "".join(re.escape(k) for k in numbers if not k.isascii())
+        en = "|".join(re.escape(k) for k in numbers if k.isascii())
+        alts = ([f"([{zh}])[{re.escape(lc.get('zh_measures', ''))}]"] if zh and lc.get("zh_measures") else []) + \
+            ([rf"\b({en})\b"] if en else [])
+        self.count_cue = re.compile("|".join(alts), re.I) if alts else None
         self.card = card
         self.check()
+
+    def announced(self, text: str) -> int | None:
+        """The count of things a line announces ("四种直观思路", "four intuitive ideas"), or None."""
+        m = self.count_cue.search(text) if self.count_cue is not None else None
+        return self.counts[next(g for g in m.groups() if g).lower()] if m else None
 
     def all_refs(self):
         for key, refs in self.leads.items():

@@ -371,7 +371,11 @@ class _Blocks:
             # a factor story's words are about its factor: the engineering-process closing span was the padding
             # graders named (blind 15 b15-050); a story with no factor of its own keeps it
             body = " ".join([*said, *(self._spans(close) if self.general else [])])
-            return lines(w.ledger.frame(head), f"- {scen.lstrip('- ')}" if scen else "", body)
+            # the words and the card scenario they rest on are the point; the card sentences behind them are
+            # support, a paragraph of their own that competes for the length budget (round 19: an English reply
+            # ran script + scenario + two card sentences, ~800 characters)
+            point = lines(w.ledger.frame(head), f"- {scen.lstrip('- ')}" if scen else "")
+            return f"{point}\n\n{body}" if scen and body else lines(point, body)
         if block == "one_line":
             # the gap sentence and, when the story names a factor, that factor's card clause: a one-liner
             # about a new IMU that never says "sensors" is no reply (blind 10 b10-006, b10en-004)

@@ -131,7 +131,8 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
                     previous: str = "", must: frozenset[str] = frozenset(), measure: Callable[[str], int] = len,
                     floor: float | None = None, plain: Callable[[str], float | None] | None = None,
                     lead_first: bool = False, bare_lead: bool = False,
-                    repeated: Callable[[str], bool] | None = None) -> str:
+                    repeated: Callable[[str], bool] | None = None,
+                    announced: Callable[[str], int | None] | None = None, whole_list: bool = False) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
@@ -143,7 +144,11 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     verdict (a claim's card sentence): a body line that says it and more takes its place only when it
     opens with it, so the answer to a yes/no question is never moved into the middle of a list line
     (blind 9 b9-057: "可以在仿真或真实环境中训练" third of four items); the list line drops it instead.
-    `repeated(line)`: the line says what the previous answer said in other words; it is left out."""
+    `repeated(line)`: the line says what the previous answer said in other words; it is left out.
+    `announced(line)`: the count a line announces ("four intuitive ideas"); the list after it, when it has
+    that many items, is kept whole or not at all (with the lead: whole, within `max_chars`). `whole_list`:
+    the body's first list is the answer (the steps, the memory hooks): it is kept whole, like a list the
+    lead announces."""
     said = core(lead)
     before = core(previous)
     lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
@@ -193,9 +198,27 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     always = [r is None and not t for r, t in zip(rel, table)]  # a table is kept like a must line (within max_chars)
     rel = [top + 1.0 if r is None else r for r in rel]
     order = sorted(range(len(groups)), key=lambda g: (-rel[g], g))
+    bundles = _announced_lists(lead, us, groups, announced or (lambda _: None), whole_list)
     keep: set[int] = set()
+    done: set[int] = set()
     cited = False  # a card sentence is kept: before one is, the budget does not apply (see below)
     for g in order:
+        if g in done:
+            continue
+        if g in bundles:
+            # an announced list: all its lines at once, kept over the budget when the lead announced it
+            members, forced = bundles[g]
+            done.update(members)
+            idx = [i for m in members for i in groups[m][0]]
+            c = "".join(core(us[groups[m][1]].text) for m in members)
+            extra = sum(measure(us[i].text) + 1 for i in dict.fromkeys(idx) if i not in keep)
+            if length + extra > (max_chars if forced else budget) and (cited or lead):
+                continue
+            cited = cited or any(_MARK.search(us[groups[m][1]].text) for m in members)
+            keep.update(idx)
+            length += extra
+            said += c
+            continue
         idx, line = groups[g]
         forced = always[g] or table[g] or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
         if floor is not None and own[g] is not None and own[g] < best_own - floor and not forced:
@@ -210,10 +233,47 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         # check, uncited, chosen first) must not crowd out every card sentence, or the answer has no
         # evidence left and falls back to the generic one (round 17: a 540-char English budget did that
         # to the temperature story, whose note heading and factor line run 530 characters)
-        if (cited or lead) and not always[g] and length + extra > (max_chars if forced else budget):
+        # (a line written for the question, and a story's point, is kept over the budget, never over max_chars)
+        if (cited or lead) and length + extra > (max_chars if forced or always[g] else budget):
             continue
         cited = cited or bool(_MARK.search(us[line].text))
         keep.update(idx)
         length += extra
         said += c
     return join_units(lead, [us[i] for i in sorted(keep)])
+
+
+def _announced_lists(lead: str, us: list, groups: list[tuple[list, int]], announced: Callable[[str], int | None],
+                     whole_first: bool = False) -> dict[int, tuple[list[int], bool]]:
+    """group -> (the groups of its announced list, forced): a line (or the lead) that announces a count
+    binds the first run of bullet lines after it that has exactly that many items; the announcing
+    line joins its list's bundle, and a list the lead announces is forced (kept over the budget).
+    `whole_first`: the first list is bound, forced, whatever its length."""
+    by_line = {line: g for g, (_, line) in enumerate(groups)}
+    bullet = [u.text.lstrip().startswith(("- ", "* ")) and i in by_line for i, u in enumerate(us)]
+    # a lead with a list of its own ("卡片没有给两者分优劣…" over one line per side) announced that list
+    speakers = [(-1, announced(lead))] if lead and not re.search(r"^[-*] ", lead, re.M) else []
+    if whole_first:
+        speakers = [(-1, -1)]  # n = -1: the first run, whatever its length
+    speakers += [(i, announced(u.text)) for i, u in enumerate(us) if not u.heading and i in by_line]
+    out: dict[int, tuple[list[int], bool]] = {}
+    for at, n in speakers:
+        items: list[int] = []
+        i = at + 1
+        while n and i < len(us):  # the first run of bullet lines after it with exactly n items
+            if not bullet[i]:
+                i += 1
+                continue
+            run = [i]
+            while run[-1] + 1 < len(us) and bullet[run[-1] + 1] and us[run[-1] + 1].para == us[i].para:
+                run.append(run[-1] + 1)
+            if len(run) == n or (n == -1 and len(run) > 1):
+                items = [by_line[k] for k in run]
+                break
+            i = run[-1] + 1
+        if not items or any(g in out for g in items):
+            continue
+        members = ([by_line[at]] if at >= 0 and by_line[at] not in items else []) + items
+        for g in members:
+            out[g] = (members, at < 0)
+    return out

@@ -32,7 +32,7 @@ from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
 from .scenario_table import check_scenarios
 from .scenario_table import table as story_table
 from .scenarios import factors_for, is_story, shaped
-from .story_match import StoryMatcher, load_stories, story_vectors
+from .story_match import StoryMatcher, load_stories, match_factors, story_vectors
 from .select import Candidate, said_tokens, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
 from .polarity import check_statements, deciding_sentence, load_statements
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
@@ -167,10 +167,17 @@ class Answerer:
                 short_act = "simpler"  # the gist of the earlier answer ("summarize that")
             if short_act is not None:
                 ctx = follow_up_of(history, users[-1])
-        prev_intent, topic = None, None
+        prev_intent, topic, story_vector = None, None, None
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
             topic = topic[: s.max_topic_chars] if topic else topic  # a chain of earlier questions: bounded (issue 13, finding 2)
+            if prev_intent is not Intent.scenario and topic == ctx.previous:
+                # the earlier question was answered as a customer story by its labelled neighbours, in words no
+                # phrase rule knows ("tumbling on their shop floor though it was steady in our lab"): its follow-up
+                # is the story's too (one more embedding: the earlier question alone)
+                story_vector = self._own_vector(topic)
+                if story_vector is not None and self._told_story(topic, self.acts.read(story_vector, topic), story_vector):
+                    prev_intent = Intent.scenario
         query = f"{topic} {question}" if topic else question
         ranked, qv = self.tutor.retriever.rank_with_vector(query, s.answer_top_k)
         anchors = [self.tutor.chunks[r.idx].anchor for r in ranked]
@@ -207,7 +214,9 @@ class Answerer:
         in_scope, reason = scope.in_scope, scope.reason
         # a follow-up's vector is mostly the earlier question's, and a bare "为什么？" / "第二种呢" has no
         # topic of its own: the neighbours only speak for a question that stands on its own
-        alone = (not ctx.is_followup and ordinal(question) is None
+        # (an ordinal points into an earlier answer; with none, "我第一步该看啥" closing a told story is the
+        # story's own question, blind 17 b17-009, while "再具体说说第二种方法" still has nothing to lean on)
+        alone = (not ctx.is_followup and (ordinal(question) is None or (not users and self._told_story(question, reading, qv)))
                  and len(re.sub(r"\W", "", question)) >= s.answer.neighbour_min_chars)
         if not in_scope and alone and self._neighbours_in_scope(reading, reason, complaint):
             in_scope, reason = True, "neighbours"
@@ -248,11 +257,7 @@ class Answerer:
             intent = prev_intent
         else:
             intent = detected.intent
-            if (intent is not Intent.scenario and in_scope and not ctx.is_followup
-                    and (is_story(question) or (reading.best_cosine < story_table().told_held
-                                                and self.stories.told(qv, s.answer.neighbour_min_cosine)))
-                    and (reading.intents.get(Intent.scenario.value, 0.0) >= story_table().story_vote
-                         or self.stories.story_share(qv) >= story_table().story_share)):
+            if intent is not Intent.scenario and in_scope and not ctx.is_followup and self._told_story(question, reading, qv):
                 # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is
                 # answered as one, though it names a topic ("这也算 reality gap 吗") or a cost word (blind 11
                 # b11-011, b11-012): the phrase rules and the retrieval prior outweighed the neighbours
@@ -297,7 +302,15 @@ class Answerer:
         # robot-body factors and never said "related, but not the same concept")
         focus.claim = reading.claim if act in ("verdict", "customer_reply", "compare") else None
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
-            focus.factors = self.stories.match(qv, focus.question)
+            # a follow-up's vector is of story + follow-up: its own words ("how do I phrase that without it sounding
+            # like excuses") pulled the neighbours to another story's tail (blind 17 b17en-020: a factory fall
+            # answered as a payload change); the earlier story's own vector picks the neighbours, the cue words
+            # of the whole text still count
+            # (a follow-up that tells more of the story, "那要是空载没事、背上设备才走不稳呢", keeps the joint vector)
+            told_more = is_story(question) or bool(match_factors(question))
+            sv = None if told_more or not (ctx.is_followup and topic) else \
+                story_vector if story_vector is not None else self._own_vector(topic)
+            focus.factors = self.stories.match(qv if sv is None else sv, focus.question)
             # the yes/no it asks (a follow-up's vector is the earlier question's: its cue words decide)
             focus.verdict = None if ctx.is_followup else self.stories.verdict(qv, focus.question)
         focus.own = question
@@ -348,13 +361,27 @@ class Answerer:
         prev, _ = self._intent_of(history[last_user].content, history[:last_user], 1)
         return prev is Intent.scenario
 
+    def _told_story(self, question: str, reading: Reading, qv) -> bool:
+        """A told story (a symptom, a part swapped) whose labelled neighbours read a customer story, though it
+        names a topic ("这也算 reality gap 吗") or a cost word (blind 11 b11-011, b11-012), or no cue word at all."""
+        t, a = story_table(), self.settings.answer
+        return ((is_story(question) or (reading.best_cosine < t.told_held and self.stories.told(qv, a.neighbour_min_cosine)))
+                and (reading.intents.get(Intent.scenario.value, 0.0) >= t.story_vote or self.stories.story_share(qv) >= t.story_share))
+
+    def _own_vector(self, text: str):
+        """`text` embedded alone (retrieval embeds a follow-up with the earlier topic), or None with a
+        sparse-only or failing embedder."""
+        try:
+            return self.tutor.embedder.embed_queries([expand_query(text)])[0]
+        except Exception:
+            log.debug("no own vector for %r", text[:40], exc_info=True)
+            return None
+
     def _own_followup_act(self, question: str) -> str | None:
         """The follow-up act a short question asks by its own nearest labelled questions (embedded alone:
         retrieval embeds it with the earlier topic), or None when they read another act or out of scope."""
-        try:
-            qv = self.tutor.embedder.embed_queries([expand_query(question)])[0]
-        except Exception:  # a sparse-only or failing embedder: no act of its own, the cue words decided
-            log.debug("no own vector for a short follow-up", exc_info=True)
+        qv = self._own_vector(question)
+        if qv is None:  # no act of its own, the cue words decided
             return None
         own = self.acts.read(qv, question)
         if own.act in FOLLOWUP_ACTS and own.votes.get("out_of_scope", 0.0) < self.settings.answer.followup_own_max_oos:

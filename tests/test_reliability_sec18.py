@@ -2,8 +2,9 @@
 component's choices got a clean error from Gradio, and Gradio printed the error's traceback to stderr
 (`traceback.print_exc` in `gradio/queueing.py`, outside `logging` and its limit), one per crafted event.
 The join guard now refuses such a value before Gradio sees it, against the choices of that session's own
-component (the quiz's options are the question on screen). Against the real app on a loopback server in
-this process, so `capfd` sees what Gradio prints."""
+component (the quiz's options are the question on screen); a value whose choices change after the join is
+still refused by Gradio, without the traceback. Against the real app on a loopback server in this process,
+so `capfd` sees what Gradio prints."""
 
 from __future__ import annotations
 
@@ -126,3 +127,42 @@ def test_choices_are_the_sessions_own(served, capfd):
     err = capfd.readouterr().err
     assert TRACEBACK not in err, err[-3000:]
 
+
+def test_choices_changed_after_the_join_are_refused_without_a_traceback(served, capfd):
+    """R194, what the join guard cannot see: a session's answers join while its option is on screen and
+    wait in the queue (here held there; a client gets the same by joining many at once: 16 answers
+    and the switch joined together, twice, printed 5 tracebacks past the join check), then its switch to English runs and changes the options. Gradio refuses each
+    waiting answer when it runs, with its own clear error, and now prints no traceback for it."""
+    base_url, blocks = served
+    components, events, _ = _events(base_url)
+    nxt, submit, switch = events["next_question"], events["submit_answer"], events["switch_language"]
+    options = _options(base_url, nxt, _defaults(components, nxt), "r194c")
+    answer = _defaults(components, submit)
+    answer[_position(components, submit, "study-quiz-choices")] = options[0]
+    english = _defaults(components, switch)
+    english[_position(components, switch, "study-quiz-lang")] = "en"
+    waiting = blocks._queue.event_queue_per_concurrency_id[blocks.fns[submit["id"]].concurrency_id]
+    busy = waiting.concurrency_limit
+    waiting.current_concurrency += busy  # every slot taken, as by other readers' answers: these wait
+    completed = []
+    try:
+        assert [_join(base_url, submit["id"], answer, "r194c").status_code for _ in range(3)] == [200] * 3
+        assert _join(base_url, switch["id"], english, "r194c").status_code == 200
+        with httpx.stream("GET", base_url + "/gradio_api/queue/data", params={"session_hash": "r194c"},
+                          timeout=60) as stream:
+            for line in stream.iter_lines():
+                if '"process_completed"' in line:
+                    completed.append(json.loads(line.removeprefix("data:")))
+                    if busy:  # the switch ran: let the answers run
+                        waiting.current_concurrency -= busy
+                        busy = 0
+                    if len(completed) == 4:
+                        break
+    finally:
+        waiting.current_concurrency -= busy
+    switched, *answers = completed
+    assert switched["success"] is True and "en" in switched["output"]["data"]
+    for refused in answers:
+        assert refused["success"] is False and "not in the list of choices" in refused["output"]["error"], refused
+    err = capfd.readouterr().err
+    assert TRACEBACK not in err, err[-3000:]

@@ -14,7 +14,8 @@ what stays open is checked before Gradio sees it:
   copies any `{"path": ...}` it finds in an event's inputs into its cache and then serves the copy:
   `/etc/passwd`, the study database and `/proc/self/environ` were readable that way. A radio, dropdown
   or checkbox-group value must be one of the choices that session's page shows (R194): Gradio refuses
-  one that is not, but prints a traceback to stderr for each.
+  one that is not, but prints a traceback to stderr for each (`quiet_input_errors` stops that for a
+  value whose choices change after its join).
 - one client address may have at most `queue_client_share` of Gradio's queue (`queue_max_size`) waiting,
   and of the places the other addresses leave it (R193, the same rule as the event streams' R189): past
   it a 503 for that address only. Before, one address's 64 waiting joins filled the queue and every
@@ -190,6 +191,30 @@ class GradioEventGuard:
             self._kinds[fn_index] = [t for t in hints.values()
                                      if isinstance(t, type) and issubclass(t, EventData) and t is not EventData]
         return self._kinds[fn_index]
+
+
+def quiet_input_errors(blocks) -> None:
+    """Gradio's refusal of an event's input value (a `gr.Error` from a component's `preprocess`) still
+    reaches the client, but no longer prints its traceback to stderr (R194).
+
+    The guard refuses a value outside the session's choices at the join; what it cannot see is the
+    choices changing between the join and the run: an event that changes them (the language switch, the
+    next question), joined after events of the same session that pass the check and still wait in the
+    queue. Such a value is the client's, not a fault of this server, so errors raised while Gradio reads
+    the inputs say not to print. Errors from the handlers, and every other exception, print as before;
+    only this app's Blocks is changed, not Gradio's class."""
+    from gradio.exceptions import Error
+
+    read = blocks.preprocess_data
+
+    async def preprocess_data(*args, **kwargs):
+        try:
+            return await read(*args, **kwargs)
+        except Error as err:
+            err.print_exception = False
+            raise
+
+    blocks.preprocess_data = preprocess_data
 
 
 def _event_client(event) -> str:

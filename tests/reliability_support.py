@@ -295,6 +295,9 @@ def serve_process(settings, var: Path, **env_extra: str):
     assert "Traceback" not in text, text[-3000:]  # nothing the clients did crashed a handler
 
 
+CHOICE_TYPES = {"radio", "dropdown", "checkboxgroup"}  # Gradio's components whose value must be one of choices (R194)
+
+
 def gradio_event(base: str, body: dict, *, query: str = "", cookies=None, timeout: float = 90) -> str | None:
     """Join Gradio's queue as the page does and read the event's stream until it completes: the
     `process_completed` message line, or None when the join is refused or the stream ends first."""

@@ -12,7 +12,10 @@ what stays open is checked before Gradio sees it:
   traceback) with exactly as many `data` values as the event has inputs (fewer: a traceback when it
   runs), and no value may be, or contain, a file reference. This app has no file inputs, but Gradio
   copies any `{"path": ...}` it finds in an event's inputs into its cache and then serves the copy:
-  `/etc/passwd`, the study database and `/proc/self/environ` were readable that way.
+  `/etc/passwd`, the study database and `/proc/self/environ` were readable that way. A radio, dropdown
+  or checkbox-group value must be one of the choices that session's page shows (R194): Gradio refuses
+  one that is not, but prints a traceback to stderr for each (`quiet_input_errors` stops that for a
+  value whose choices change after its join).
 - one client address may have at most `queue_client_share` of Gradio's queue (`queue_max_size`) waiting,
   and of the places the other addresses leave it (R193, the same rule as the event streams' R189): past
   it a 503 for that address only. Before, one address's 64 waiting joins filled the queue and every
@@ -142,11 +145,39 @@ class GradioEventGuard:
             return f"event {fn_index} takes {len(fn.inputs)} input values, got {len(data)}"
         if any(_has_file(value, 0) for value in data):
             return "this app takes no files"
+        outside = self.outside_choices(fn, data, session)
+        if outside is not None:
+            return f"input {outside} of event {fn_index} is not one of its choices (reload the page)"
         for kind in self.event_data_kinds(fn_index):
             try:  # what Gradio will do with it (a missing "index" was a traceback per request)
                 kind(None, join.get("event_data"))
             except Exception:  # noqa: BLE001 - any failure here would be Gradio's crash
                 return f"event {fn_index} needs the {kind.__name__} the page sends with it"
+        return None
+
+    def outside_choices(self, fn, data: list, session: str | None) -> int | None:
+        """The position of the first radio, dropdown or checkbox-group value that Gradio will reject as
+        outside its choices (R194), or None. Gradio checks it when the event runs, answers the client
+        cleanly and prints the error's traceback to stderr, outside `logging` and its limit; so the guard
+        runs the same check first, on the component Gradio will use: the session's own copy when an
+        earlier event of that session updated it (the quiz's options are the question on screen;
+        the notes' starters follow the language), else the app's."""
+        from gradio.components import CheckboxGroup, Dropdown, Radio
+
+        if not fn.preprocess:
+            return None  # Gradio passes the values through unchecked
+        own = getattr(getattr(self.blocks, "state_holder", None), "session_data", {}).get(session)  # no new session
+        for pos, block in enumerate(fn.inputs):
+            if not isinstance(block, (Radio, Dropdown, CheckboxGroup)):
+                continue
+            block = own.blocks_config.blocks.get(block._id, block) if own is not None else block
+            value = data[pos]
+            if pos in fn.component_prop_inputs and isinstance(value, dict):  # a component's props as input
+                value = value.get("value")
+            try:
+                block.preprocess(value)  # pure for these three: the choice check, then the value or its index
+            except Exception:  # noqa: BLE001 - Gradio's Error, or a TypeError it would wrap in another
+                return pos
         return None
 
     def event_data_kinds(self, fn_index: int) -> list[type]:
@@ -160,6 +191,30 @@ class GradioEventGuard:
             self._kinds[fn_index] = [t for t in hints.values()
                                      if isinstance(t, type) and issubclass(t, EventData) and t is not EventData]
         return self._kinds[fn_index]
+
+
+def quiet_input_errors(blocks) -> None:
+    """Gradio's refusal of an event's input value (a `gr.Error` from a component's `preprocess`) still
+    reaches the client, but no longer prints its traceback to stderr (R194).
+
+    The guard refuses a value outside the session's choices at the join; what it cannot see is the
+    choices changing between the join and the run: an event that changes them (the language switch, the
+    next question), joined after events of the same session that pass the check and still wait in the
+    queue. Such a value is the client's, not a fault of this server, so errors raised while Gradio reads
+    the inputs say not to print. Errors from the handlers, and every other exception, print as before;
+    only this app's Blocks is changed, not Gradio's class."""
+    from gradio.exceptions import Error
+
+    read = blocks.preprocess_data
+
+    async def preprocess_data(*args, **kwargs):
+        try:
+            return await read(*args, **kwargs)
+        except Error as err:
+            err.print_exception = False
+            raise
+
+    blocks.preprocess_data = preprocess_data
 
 
 def _event_client(event) -> str:

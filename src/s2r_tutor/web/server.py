@@ -48,7 +48,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     from .head import HeadAsGet
     from .hosts import HostGuard, default_hosts
     from .limits import BodyLimit
-    from .queueguard import GradioEventGuard
+    from .queueguard import GradioEventGuard, quiet_input_errors
     from .runtime import Runtime
     from .streams import StreamGuard, forgive_double_delete, max_streams, per_client_streams
 
@@ -121,6 +121,7 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     # as that pool has workers; the rest wait in the queue (up to queue_max_size) and see their position.
     blocks.queue(default_concurrency_limit=settings.web_concurrency, max_size=settings.queue_max_size)
     forgive_double_delete(blocks._queue)  # a stream's session deleted twice was a traceback (R190)
+    quiet_input_errors(blocks)  # an input value Gradio refuses is the client's: no traceback (R194)
     # Bounded memory per client: Gradio keeps 10,000 sessions' state by default, for ever.
     blocks.state_session_capacity = settings.chat_sessions_max
     for block in blocks.blocks.values():  # and no session's state lives for ever

@@ -5,6 +5,7 @@ names, the export's headings) while the reader's note stays as written; back to 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from conftest import ARTIFACTS, BROWSER_MARKS
@@ -17,6 +18,15 @@ pytestmark = BROWSER_MARKS
 TIMEOUT_MS = 90_000  # the 2-core box is shared
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _LETTER = re.compile(r"[A-Za-z]")
+
+
+def _settled(locator, timeout_s: float = TIMEOUT_MS / 1000) -> str:
+    """The component's text once Gradio has rendered its value: while the next question loads, Gradio writes
+    its progress ("processing | 0.1/0.1s") into the component (a CI run read that text, stop 26)."""
+    end = time.monotonic() + timeout_s
+    while (text := locator.inner_text()).startswith("processing") and time.monotonic() < end:
+        time.sleep(0.1)
+    return text
 
 
 def chinese_share(text: str) -> float:
@@ -55,7 +65,7 @@ def test_quiz_questions_and_notes_tab_in_english(browser, base_url, study_settin
         assert page.locator("#study-quiz-next").inner_text().strip() == "Next question"
         assert page.locator("#study-quiz-answer textarea").get_attribute("placeholder").startswith("English or")
         for _ in range(4):  # each question on screen is the bank's English wording, in English
-            text = question.inner_text()
+            text = _settled(question)
             shown = text.split("\n")[0].strip()
             assert shown in english and chinese_share(text) <= 0.25, text
             page.locator("#study-quiz-next").click()

@@ -20,6 +20,8 @@
 
   function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
 
+  var CARD_WAIT_MS = 15000;
+
   async function waitFor(fn, ms) {
     for (var waited = 0; waited <= (ms || 3000); waited += 50) {
       var v = fn();
@@ -186,20 +188,22 @@
       .find(function (t) { return t.textContent.indexOf("概念卡") >= 0; });
     if (!tab) return;
     tab.click();
+    // A busy machine or a slow phone can take seconds to render the card tab and its section: wait up
+    // to CARD_WAIT_MS, or the quote was left unhighlighted (a CI run under load: data-s2r-quote "").
     var label = await waitFor(function () {
       return Array.prototype.slice.call(document.querySelectorAll("button.label-wrap"))
         .find(function (b) {
           var name = b.querySelector("span");
           return name && name.textContent.trim() === parts.section && b.offsetParent !== null;
         });
-    });
+    }, CARD_WAIT_MS);
     if (!label) return;
     if (!label.classList.contains("open")) label.click();
     var block = label.parentElement;
     var range = await waitFor(function () {
       var body = block.querySelector("[data-testid='accordion-content']");
       return body && body.offsetParent !== null && findSpan(body, parts.quote);
-    });
+    }, CARD_WAIT_MS);
     if (window.CSS && CSS.highlights && window.Highlight) {
       CSS.highlights.set("s2r-quote", range ? new Highlight(range) : new Highlight());
     }

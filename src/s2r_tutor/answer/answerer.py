@@ -171,10 +171,11 @@ class Answerer:
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
             topic = topic[: s.max_topic_chars] if topic else topic  # a chain of earlier questions: bounded (issue 13, finding 2)
-            if prev_intent is not Intent.scenario and topic == ctx.previous:
+            if prev_intent is not Intent.scenario and topic == ctx.previous and not specific:
                 # the earlier question was answered as a customer story by its labelled neighbours, in words no
                 # phrase rule knows ("tumbling on their shop floor though it was steady in our lab"): its follow-up
-                # is the story's too (one more embedding: the earlier question alone)
+                # is the story's too (one more embedding: the earlier question alone; not for a follow-up naming a
+                # topic of its own, which does not inherit the earlier one)
                 story_vector = self._own_vector(topic)
                 if story_vector is not None and self._told_story(topic, self.acts.read(story_vector, topic), story_vector):
                     prev_intent = Intent.scenario

@@ -190,20 +190,30 @@
     tab.click();
     // A busy machine or a slow phone can take seconds to render the card tab and its section: wait up
     // to CARD_WAIT_MS, or the quote was left unhighlighted (a CI run under load: data-s2r-quote "").
-    var label = await waitFor(function () {
+    // The section is looked up and opened again on every poll, not once: under load the tab's late
+    // render replaced or closed the accordion we had opened (two CI runs ended on a closed section).
+    var lastClick = 0;
+    function cardLabel() {
       return Array.prototype.slice.call(document.querySelectorAll("button.label-wrap"))
         .find(function (b) {
           var name = b.querySelector("span");
           return name && name.textContent.trim() === parts.section && b.offsetParent !== null;
         });
-    }, CARD_WAIT_MS);
-    if (!label) return;
-    if (!label.classList.contains("open")) label.click();
-    var block = label.parentElement;
+    }
+    var label = null;
     var range = await waitFor(function () {
-      var body = block.querySelector("[data-testid='accordion-content']");
+      label = cardLabel() || label;
+      if (!label || !label.isConnected) return null;
+      if (!label.classList.contains("open")) {
+        // One click per half second, so a click still being rendered is not undone by the next.
+        if (Date.now() - lastClick > 500) { lastClick = Date.now(); label.click(); }
+        return null;
+      }
+      var body = label.parentElement.querySelector("[data-testid='accordion-content']");
       return body && body.offsetParent !== null && findSpan(body, parts.quote);
     }, CARD_WAIT_MS);
+    if (!label || !label.isConnected) return;
+    var block = label.parentElement;
     if (window.CSS && CSS.highlights && window.Highlight) {
       CSS.highlights.set("s2r-quote", range ? new Highlight(range) : new Highlight());
     }

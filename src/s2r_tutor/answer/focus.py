@@ -29,6 +29,7 @@ class Focus:
     order: list[str] = field(default_factory=list)  # `anchors` in the order the question (or the turn before) names them
     verdict: str | None = None  # a story's yes/no kind (scenarios.json verdicts), read by the labelled stories
     own: str = ""  # the turn's own words (`question` of a follow-up also carries the earlier question)
+    excepted: set[str] = field(default_factory=set)  # named list items an exception cue ("besides X") turned away
 
     @property
     def story_text(self) -> str:

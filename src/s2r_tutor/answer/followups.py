@@ -76,7 +76,9 @@ def focus_for(question: str, intent: Intent) -> Focus:
     q = fold(question)
     anchors = {anchor for pat, anchor in r.focus_terms if pat.search(q)}
     options = ORDINAL_LISTS.get(intent, [])
+    excepted: set[str] = set()
     if r.except_.search(q) and anchors & set(options):
+        excepted = anchors & set(options)
         anchors = set(options) - anchors
     n = ordinal(question)
     item = None
@@ -84,7 +86,8 @@ def focus_for(question: str, intent: Intent) -> Focus:
         anchors.add(options[n - 1 if n > 0 else -1] if n <= len(options) else options[-1])
     elif n is not None and intent in ITEM_INTENTS:
         item = n if n > 0 else 5
-    return Focus(anchors=anchors, item=item, question=question, order=mention_order(question, anchors))
+    return Focus(anchors=anchors, item=item, question=question, order=mention_order(question, anchors),
+                 excepted=excepted)
 
 
 def mention_order(question: str, anchors: set[str]) -> list[str]:

@@ -1,0 +1,54 @@
+"""Round 20 (issue 14): in a comparison an exception cue ("one vs the other", "和其他方法比") names a side;
+it does not turn the named sides away as "besides X" does. Wordings of our own: none is in
+data/acts.jsonl, the labelled stories or a docs/blind* set (checked below)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from s2r_tutor.answer.acts import load_examples
+from s2r_tutor.answer.story_match import load_stories
+from s2r_tutor.settings import PROJECT_ROOT
+
+# (question, the method sections it compares): both named sides, never the two it did not name
+ONE_VS_THE_OTHER = [
+    ("domain randomization or system identification: in which situation does one beat the other?",
+     {"domain-randomization", "system-identification"}),
+    ("robust policy vs real-world fine-tuning, when is one better than the other",
+     {"robust-policy", "real-world-fine-tuning"}),
+]
+# "besides X": X is set aside, the answer is the others
+BESIDES = [("除了域随机化，还有哪些办法能缩小差距", "domain-randomization")]
+
+
+def test_these_wordings_are_our_own():
+    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
+             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
+    mine = {q for q, _ in ONE_VS_THE_OTHER} | {q for q, _ in BESIDES}
+    assert not (mine & (blind | labelled))
+
+
+METHODS = {"domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"}
+
+
+def method_sections(answer) -> set[str]:
+    """The methods an answer cites: a method's own section ("04-08#robust-policy") or its related-concept
+    note ("04-08#related-domain-randomization")."""
+    return {c.chunk_id.split("#", 1)[-1].split(":")[0].removeprefix("related-") for c in answer.citations} & METHODS
+
+
+@pytest.mark.parametrize("question,sides", ONE_VS_THE_OTHER)
+def test_one_vs_the_other_compares_the_two_named(tutor, question, sides):
+    a = tutor.ask(question)
+    assert a.act == "compare", a.act
+    assert method_sections(a) == sides, (a.answer, [c.chunk_id for c in a.citations])
+
+
+@pytest.mark.parametrize("question,aside", BESIDES)
+def test_besides_still_sets_the_named_method_aside(tutor, question, aside):
+    a = tutor.ask(question)
+    found = method_sections(a)
+    assert found and aside not in found, (a.answer, [c.chunk_id for c in a.citations])

@@ -202,6 +202,23 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     keep: set[int] = set()
     done: set[int] = set()
     cited = False  # a card sentence is kept: before one is, the budget does not apply (see below)
+
+    def take(idx: list[int], lines: list[int], forced: bool) -> None:
+        """Keep these units (the lines `lines` and their headings) if they fit: a forced line within
+        `max_chars`, any other within the budget."""
+        nonlocal length, said, cited
+        extra = sum(measure(us[i].text) + 1 for i in dict.fromkeys(idx) if i not in keep)
+        # the first cited line is kept whatever the budget: a line written for the question (a story's
+        # check, uncited, chosen first) must not crowd out every card sentence, or the answer has no
+        # evidence left and falls back to the generic one (round 17: a 540-char English budget did that
+        # to the temperature story, whose note heading and factor line run 530 characters)
+        if (cited or lead) and length + extra > (max_chars if forced else budget):
+            return
+        cited = cited or any(_MARK.search(us[line].text) for line in lines)
+        keep.update(idx)
+        length += extra
+        said += "".join(core(us[line].text) for line in lines)
+
     for g in order:
         if g in done:
             continue
@@ -209,17 +226,10 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             # an announced list: all its lines at once, kept over the budget when the lead announced it
             members, forced = bundles[g]
             done.update(members)
-            idx = [i for m in members for i in groups[m][0]]
-            c = "".join(core(us[groups[m][1]].text) for m in members)
-            extra = sum(measure(us[i].text) + 1 for i in dict.fromkeys(idx) if i not in keep)
-            if length + extra > (max_chars if forced else budget) and (cited or lead):
-                continue
-            cited = cited or any(_MARK.search(us[groups[m][1]].text) for m in members)
-            keep.update(idx)
-            length += extra
-            said += c
+            take([i for m in members for i in groups[m][0]], [groups[m][1] for m in members], forced)
             continue
         idx, line = groups[g]
+        # a line written for the question, a story's point, a table or a must line is kept over the budget
         forced = always[g] or table[g] or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
         if floor is not None and own[g] is not None and own[g] < best_own - floor and not forced:
             continue
@@ -228,18 +238,7 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             continue
         if repeated is not None and repeated(us[line].text):
             continue
-        extra = sum(measure(us[i].text) + 1 for i in idx if i not in keep)
-        # the first cited line is kept whatever the budget: a line written for the question (a story's
-        # check, uncited, chosen first) must not crowd out every card sentence, or the answer has no
-        # evidence left and falls back to the generic one (round 17: a 540-char English budget did that
-        # to the temperature story, whose note heading and factor line run 530 characters)
-        # (a line written for the question, and a story's point, is kept over the budget, never over max_chars)
-        if (cited or lead) and length + extra > (max_chars if forced or always[g] else budget):
-            continue
-        cited = cited or bool(_MARK.search(us[line].text))
-        keep.update(idx)
-        length += extra
-        said += c
+        take(idx, [line], forced)
     return join_units(lead, [us[i] for i in sorted(keep)])
 
 

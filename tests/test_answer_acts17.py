@@ -21,7 +21,7 @@ OTHER_SUBJECT = [
     "给大模型做领域微调，一般要准备多少条语料",       # fine-tuning, of a language model
     "How should I fine-tune a language model on our product manuals?",  # round 18: LLM tuning neighbours
     "大模型微调的学习率一般取多少",  # a number asked of another subject: no "the card does not give" (round 18)
-    pytest.param("用强化学习训练一个下围棋的 AI 思路是怎样的", marks=_NOT_YET),  # RL, of a board game
+    "用强化学习训练一个下围棋的 AI 思路是怎样的",  # RL, of a board game (round 20: board- and video-game RL neighbours)
     pytest.param("赛车游戏的物理引擎参数怎么调才更像真车", marks=_NOT_YET),  # simulation, of a game
 ]
 ON_THE_CARD = [  # the same words, of this card's subject

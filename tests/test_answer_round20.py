@@ -1,5 +1,6 @@
 """Round 20 (issue 14): in a comparison an exception cue ("one vs the other", "和其他方法比") names a side;
-it does not turn the named sides away as "besides X" does. Wordings of our own: none is in
+it does not turn the named sides away as "besides X" does. A story whose cause the card does not list (a
+network dropout, rain) is answered with what the card does not cover first. Wordings of our own: none is in
 data/acts.jsonl, the labelled stories or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def test_these_wordings_are_our_own():
     blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
              for x in f.read_text("utf-8").splitlines() if x.strip()}
     labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
-    mine = {q for q, _ in ONE_VS_THE_OTHER} | {q for q, _ in BESIDES}
+    mine = {q for q, _ in ONE_VS_THE_OTHER} | {q for q, _ in BESIDES} | {q for _, q, _ in UNCOVERED}
     assert not (mine & (blind | labelled))
 
 
@@ -52,3 +53,26 @@ def test_besides_still_sets_the_named_method_aside(tutor, question, aside):
     a = tutor.ask(question)
     found = method_sections(a)
     assert found and aside not in found, (a.answer, [c.chunk_id for c in a.citations])
+
+
+# A story whose cause the card does not list (a dropped link, rain): the answer says so first and never
+# calls it the reality gap; "freezes" of a robot that hangs is no temperature
+UNCOVERED = [
+    ("zh", "仓库最里面那排货架信号一差，机器人就原地不动了，客户说是 sim2real 没做好，是吗", "网络 / 通信中断不在"),
+    ("en", "the robot's LTE connection cuts out in the loading bay and it stops moving. customer blames sim2real, fair?",
+     "network or communication dropouts are not"),
+    ("en", "whenever the robot loses its connection on the far side of the site it just freezes, is that a reality gap?",
+     "network or communication dropouts are not"),
+    ("zh", "客户的巡逻机器人一到雨天就容易出状况，他问是不是仿真没考虑下雨，我该怎么答复", "没有讲下雨"),
+]
+
+
+@pytest.mark.parametrize("lang,question,said", UNCOVERED)
+def test_a_cause_the_card_does_not_list_is_said_first(tutor, lang, question, said):
+    a = tutor.ask(question)
+    first = a.answer.split("\n", 1)[0]
+    assert said in first, a.answer
+    assert "temperature" not in a.answer and "温度" not in a.answer, a.answer
+    assert not first.startswith(("**是的", "**Yes")), a.answer
+    if "怎么答复" in question:  # a reply asked for keeps the words for the customer
+        assert "跟客户" in a.answer and "“" in a.answer, a.answer

@@ -56,6 +56,9 @@ class Verdict:
     cite: tuple[tuple[str, str], ...]
     shape: tuple[str, ...] | None = None  # the shape this verdict answers with (None: the act's)
     asks: re.Pattern[str] | None = None  # the default only: a yes/no it answers must name these (the gap itself)
+    # its line says the story is the reality gap ("it looks like the reality gap"): a story about a cause the card
+    # does not list gets that cause's uncovered verdict instead
+    says_gap: bool = False
 
 
 @dataclass(frozen=True)
@@ -344,7 +347,11 @@ def _verdicts(raw: object, shapes: dict) -> tuple[Verdict, ...]:
         cite = _evidence(f"{entry}.cite", v["cite"]) if v.get("cite") else ()
         shape = _shape(f"{entry}.shape", v["shape"]) if v.get("shape") is not None else None
         asks = rd.compile_list(_TABLE, f"{entry}.asks", v["asks"]) if v.get("asks") else None
-        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape, asks))
+        says_gap = v.get("says_gap", False)
+        if not isinstance(says_gap, bool):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}.says_gap: must be true or false")
+        out.append(Verdict(v["key"], cues, rd.lang_text(_TABLE, f"{entry}.line", v.get("line")), cite, shape, asks,
+                           says_gap))
     if out[-1].cues is not rd.NEVER or any(v.cues is rd.NEVER for v in out[:-1]):
         raise AnswerDataError(f"{rd.source(_TABLE)}: verdicts: only the last variant (the default) has no cues")
     return tuple(out)

@@ -504,7 +504,9 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         # card's gap covers, its definition and the sentence that says what to judge; not its general causes
         # presented as if they explained it (blind 11 b11-012)
         blocks.extra_cite = gap_cite
-        shape = ("verdict",)
+        # (a reply asked for keeps the words for the customer: blind 18 b18-014, rain, was a note and card
+        # sentences with nothing one could say)
+        shape = ("verdict", *(["customer"] if "customer" in shape else []))
     last = ""
     for block in shape:
         text = blocks.render(block, point=not parts)
@@ -520,9 +522,11 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         v = table().verdict(fold(f.question), f.verdict)
         key = table().uncovered_key(asked, w.lang, factors[0].key)
         said = table().uncovered_verdict.get(key)
-        if v.key == table().verdicts[-1].key and said:
+        if v.says_gap and said:
             # "is this the gap?" asked of a cause the card does not cover (a cold store): "partly", then what it
-            # does not cover, rather than no verdict at all (blind 15 b15-009)
+            # does not cover, rather than no verdict at all (blind 15 b15-009); also where the customer blames
+            # the policy or the hardware, whose verdict lines call it the gap ("LTE cuts out… customer blames
+            # sim2real, fair?" was "it looks like the reality gap")
             gap_note = said[w.lang]
     if gap_note and parts:
         # said inside the point's own bold line: a paragraph's second heading would take the first's place

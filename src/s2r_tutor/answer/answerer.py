@@ -411,9 +411,11 @@ class Answerer:
         """A customer story told in plain words ("one robot out of ten is unstable", "换了更重的电池包转弯老歪",
         blind 14 b14en-006, blind 10 b10-024), refused on its words (no card term, or a foreign word such as a
         battery's range): answered when the labelled customer stories say it is one the card has a factor for
-        (StoryMatcher.told, at the same neighbour_min_cosine) and the labelled questions do not say out of scope."""
+        (StoryMatcher.told, at the same neighbour_min_cosine) and the labelled questions do not say out of scope.
+        Also a story refused for an off-card word it mentions in passing ("售后给客户换了个别的牌子的关节电机，之后抬腿
+        明显慢一拍…", blind 18 b18-011: 售后 is the after-sales team that swapped the motor, not the question)."""
         a = self.settings.answer
-        if reason not in ("weak-low", "no-term", "foreign"):
+        if reason not in ("weak-low", "no-term", "foreign", "off-card"):
             return False
         return (reading.acts.get("out_of_scope", 1.0) <= a.story_max_oos
                 and self.stories.told(qv, a.neighbour_min_cosine))

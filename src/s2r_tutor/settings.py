@@ -301,6 +301,10 @@ class Settings(BaseSettings):
         "client address may hold at once, and of the slots the other addresses leave it (R189: a second address "
         "gets half of what the first left); past it that address gets a 503, so clients holding streams open "
         "leave the rest to others (R185). One tab's streams (3) are always allowed. 1 turns the per-address cap off")
+    stream_answer_share: float = Field(
+        0.25, ge=0, lt=1, description="share of the event-stream slots that heartbeats (held while a tab is open) may "
+        "never take: they are kept for queue/data streams, which carry answers and end when the session's events "
+        "have been answered, so clients holding heartbeats from many addresses cannot stop every answer (R195)")
     queue_client_share: float = Field(
         0.5, gt=0, le=1, description="share of the chat's event queue (queue_max_size) that one client address may "
         "have waiting, and of the places the other addresses leave it (R193); past it that address's next chat "

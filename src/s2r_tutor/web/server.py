@@ -100,7 +100,8 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     app.add_middleware(StreamGuard, blocks=blocks, heartbeat_wait_s=settings.heartbeat_wait_s, max_streams=streams,
                        per_client=per_client_streams(streams, settings.stream_client_share),
                        shared_clients=frozenset(settings.stream_shared_clients),
-                       client_share=settings.stream_client_share)
+                       client_share=settings.stream_client_share,
+                       answer_reserve=int(streams * settings.stream_answer_share))
     install_api(app, settings)
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)

@@ -141,3 +141,41 @@ def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live)
         for s in pair:
             s.close()
     assert httpx.get(base + "/healthz", timeout=10).status_code == 200
+
+
+def test_r196_a_one_choice_dropdown_takes_no_list(live):
+    """R196: Gradio's dropdown checks each item of a list against its choices even when it takes one value,
+    so `save_it` with the section `["04-08#intro"]` (or 17,000 copies of a choice) was accepted and its
+    handler met a list where it reads a string: an AttributeError traceback (~3 kB) on stderr per event, 10
+    in the attacker's run. Now a 422 with one line at the join, and the log has no traceback (the fixture
+    checks the whole log when the server stops); a real section still saves."""
+    base, _port, log = live
+    save = _events(base)["save_it"]
+    for n, section in enumerate([["04-08#intro"], ["04-08#notes"] * 17_000, [["04-08#intro"]]]):
+        r = httpx.post(base + "/gradio_api/queue/join", json=_body(save, [section, "note", "zh"], f"r196x{n}"), timeout=30)
+        assert r.status_code == 422 and r.json() == {
+            "detail": f"input 0 of event {save['id']} is not one of its choices (reload the page)"}, r.text[:200]
+    with _client("127.0.0.61") as c:
+        r = c.post(base + "/gradio_api/queue/join", json=_body(save, ["04-08#intro", "a real note", "zh"], "r196ok"))
+        assert r.status_code == 200
+        with c.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": "r196ok"}) as s:
+            done = next(json.loads(line.removeprefix("data:")) for line in s.iter_lines() if "process_completed" in line)
+        assert done["success"] is True
+    time.sleep(0.5)
+    assert "Traceback" not in log.read_text(errors="replace")
+
+
+@pytest.mark.reliability("R196")
+def test_many_valued_choices_take_at_most_one_item_per_choice():
+    """A checkbox group or multiselect dropdown takes a list, but no longer than its choices (Gradio checks
+    every item against every choice); a radio or a one-choice dropdown never takes one."""
+    import gradio as gr
+
+    from s2r_tutor.web.queueguard import _many_valued
+
+    choices = ["a", "b", "c"]
+    assert _many_valued(gr.CheckboxGroup(choices), ["a", "c"])
+    assert not _many_valued(gr.CheckboxGroup(choices), ["a"] * 4)
+    assert _many_valued(gr.Dropdown(choices, multiselect=True), ["b"])
+    assert not _many_valued(gr.Dropdown(choices), ["a"])
+    assert not _many_valued(gr.Radio(choices), ["a"])

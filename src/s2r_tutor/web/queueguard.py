@@ -15,7 +15,8 @@ what stays open is checked before Gradio sees it:
   `/etc/passwd`, the study database and `/proc/self/environ` were readable that way. A radio, dropdown
   or checkbox-group value must be one of the choices that session's page shows (R194): Gradio refuses
   one that is not, but prints a traceback to stderr for each (`quiet_input_errors` stops that for a
-  value whose choices change after its join).
+  value whose choices change after its join). A radio or one-choice dropdown takes one value, never a
+  list, and a multi-choice one at most one item per choice (R196).
 - one client address may have at most `queue_client_share` of Gradio's queue (`queue_max_size`) waiting,
   and of the places the other addresses leave it (R193, the same rule as the event streams' R189): past
   it a 503 for that address only. Before, one address's 64 waiting joins filled the queue and every
@@ -174,6 +175,8 @@ class GradioEventGuard:
             value = data[pos]
             if pos in fn.component_prop_inputs and isinstance(value, dict):  # a component's props as input
                 value = value.get("value")
+            if isinstance(value, list) and not _many_valued(block, value):
+                return pos  # R196: Gradio checks each item of a list, so a one-choice dropdown took ["a"]
             try:
                 block.preprocess(value)  # pure for these three: the choice check, then the value or its index
             except Exception:  # noqa: BLE001 - Gradio's Error, or a TypeError it would wrap in another
@@ -215,6 +218,17 @@ def quiet_input_errors(blocks) -> None:
             raise
 
     blocks.preprocess_data = preprocess_data
+
+
+def _many_valued(block, value: list) -> bool:
+    """True when `value` may be a list for `block`: a checkbox group or a multiselect dropdown, with at most
+    one item per choice (Gradio checks each item against every choice: 17,000 copies of one were accepted).
+    A radio or a one-choice dropdown takes one value: Gradio's dropdown accepted a list of its choices and
+    handed the handler a list where it expects a string (R196: a traceback per event)."""
+    from gradio.components import CheckboxGroup
+
+    multi = isinstance(block, CheckboxGroup) or bool(getattr(block, "multiselect", False))
+    return multi and (len(value) <= len(getattr(block, "choices", None) or ()) or bool(getattr(block, "allow_custom_value", False)))
 
 
 def _event_client(event) -> str:

@@ -179,3 +179,44 @@ def test_many_valued_choices_take_at_most_one_item_per_choice():
     assert _many_valued(gr.Dropdown(choices, multiselect=True), ["b"])
     assert not _many_valued(gr.Dropdown(choices), ["a"])
     assert not _many_valued(gr.Radio(choices), ["a"])
+
+
+def test_r197_a_body_of_many_json_containers_is_refused_before_it_is_parsed(live):
+    """R197: a chat event (or Gradio's cancel and reset) of 240 kB of empty lists was parsed whole on the
+    event loop, by the guard and again by Gradio: 385 ms per join against 17 ms for a normal one (cancel
+    and reset: 280 ms, a 422 from FastAPI), and 4 clients sending them kept `/healthz` at a median of
+    303 ms (max 1.1 s). Now the guard counts JSON arrays and objects on the bytes (strings left out) and
+    refuses past `max_event_containers` (2,000): 422 in ~3 ms, and /healthz stayed at 11 ms under the
+    same flood. A real kept conversation (60 messages and their records) is far below the limit and still
+    joins."""
+    from s2r_tutor.settings import Settings
+    from s2r_tutor.web.chat import SAVED_MESSAGES, saved_conversation
+    from s2r_tutor.web.queueguard import _containers
+
+    base, _port, _log = live
+    events = _events(base)
+    limit = Settings().max_event_containers
+    refused = {"detail": f"the body holds more than {limit} JSON arrays and objects"}
+    keep = events["keep_conversation"]
+    for path, body in [("/gradio_api/queue/join", _body(keep, [[[]] * 60_000, None, None], "r197x")),
+                       ("/gradio_api/queue/join", _body(keep, [json.loads("[" * 11 + "]" * 11)] * 300, "r197y")),
+                       ("/gradio_api/cancel", {"session_hash": "r197x", "fn_index": 0, "event_id": "e", "p": [{}] * 60_000}),
+                       ("/gradio_api/reset", [[]] * 60_000)]:
+        r = httpx.post(base + path, content=json.dumps(body), headers={"content-type": "application/json"}, timeout=30)
+        assert r.status_code == 422 and r.json() == refused, (path, r.status_code, r.text[:200])
+    # brackets inside strings are text, not containers: a question full of them still runs
+    with _client("127.0.0.62") as reader:
+        assert _answered(reader, base, events["respond"], "r197q") is True
+        data = [None] * len(events["respond"]["inputs"])
+        data[0] = "[[{" * 1000
+        assert reader.post(base + "/gradio_api/queue/join", json=_body(events["respond"], data, "r197b")).status_code == 200
+    # the largest conversation the page keeps: well within the limit
+    messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": "答「域随机化」[1](#04-08) " * 40}
+                for i in range(SAVED_MESSAGES)]
+    records = {str(i): {"id": f"id{i}", "question": "q", "answer": "a", "intent": "define", "backend": "template",
+                        "citations": ["04-08#intro", "04-08#summary", "04-08#notes"], "sig": "0" * 64}
+               for i in range(1, SAVED_MESSAGES, 2)}
+    kept = saved_conversation(messages, [{"q": "q", "topic": ["a"]}] * 10, records)
+    body = _body(events["restore"], [kept], "r197kept")
+    assert _containers(json.dumps(body).encode(), limit) < limit / 4
+    assert httpx.post(base + "/gradio_api/queue/join", json=body, timeout=30).status_code == 200

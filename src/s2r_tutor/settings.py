@@ -275,6 +275,10 @@ class Settings(BaseSettings):
     max_event_body_bytes: int = Field(
         256 * 1024, gt=0, description="largest request body on any non-/api/ route (Gradio's chat events carry the "
         "visible conversation, so they get more than max_body_bytes)")
+    max_event_containers: int = Field(
+        2000, ge=100, description="JSON arrays and objects one chat event (queue/join, and Gradio's cancel and reset) may "
+        "hold, counted before it is parsed: a kept conversation of 60 messages with their records holds a few hundred, while 240 kB of empty "
+        "lists cost 20x a normal event's parse on the event loop (R197); past it a 422")
     max_head_bytes: int = Field(
         16 * 1024, ge=4096, description="largest request line plus headers on any route: a longer URL is a 414, "
         "longer headers a 431 (h11's own limit only bounds a head that arrives in pieces)")

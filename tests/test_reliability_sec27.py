@@ -123,7 +123,8 @@ def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live)
     for ever: Gradio closes it only after an answer), and of two opened while one answer was unread, the
     one that did not get it is ended by the server within Gradio's 10 s check. Before: both were a 200 and
     the spare one stayed open for as long as the client kept it, so 40 addresses held 30 streams this way
-    (readers answered 0/10; now 2 of 469 were still open 12 s later, and 10/10)."""
+    (readers answered 0/10; now 2 of 469 were still open 12 s later, and 10/10). A session whose client left
+    mid-answer has nothing to answer either."""
     base, port, _log = live
     noinput = next(d for d in _events(base).values() if d["inputs"] == [])
     with _client("127.0.0.60") as c:
@@ -140,6 +141,22 @@ def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live)
     finally:
         for s in pair:
             s.close()
+    # a client that leaves while its answer runs: Gradio drops the answer but keeps the event's id for the
+    # session, which looked like "an answer to come" and let a later stream wait for ever (3 of 6 sessions
+    # in the attacker's run); now such a stream is refused or ends
+    respond = _events(base)["respond"]
+    data = [None] * len(respond["inputs"])
+    data[0] = QUESTION
+    for n in range(3):
+        assert httpx.post(base + "/gradio_api/queue/join", json=_body(respond, data, f"r195left{n}"), timeout=30).status_code == 200
+        s = _stream(port, f"/gradio_api/queue/data?session_hash=r195left{n}")
+        assert _status(s) == 200
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        s.close()
+    time.sleep(2)
+    for n in range(3):
+        r = httpx.get(base + "/gradio_api/queue/data", params={"session_hash": f"r195left{n}"}, timeout=15)
+        assert r.status_code in (200, 404, 409), r.text[:200]  # an answer still queued, a session gone, or none
     assert httpx.get(base + "/healthz", timeout=10).status_code == 200
 
 

@@ -35,8 +35,8 @@ So, before Gradio sees one:
   (R189's rule) is of the slots heartbeats may take. A page whose heartbeat is refused
   still runs its events (Gradio's client opens the heartbeat once and reads nothing from it); only the
   clean-up when that tab closes waits for the session's state to expire.
-- a `queue/data` stream lives only while its session has an event waiting, running or not yet delivered
-  (R195): one opened for a session with none is a 409, and one whose session has none left is ended at
+- a `queue/data` stream lives only while its session has an event waiting or running, or an answer not yet
+  delivered (R195): one opened for a session with none is a 409, and one whose session has none left is ended at
   Gradio's next check (within ~10 s). Gradio's page opens it after a join and ends it itself after the
   last answer; a client that opened a second one beside it, or one for an idle session, held a slot for
   ever. So answer streams are bounded by the events in flight, which the queue bounds (R193).
@@ -132,10 +132,15 @@ class StreamGuard:
         return max(min(TAB_STREAMS, self.per_client_max), min(self.per_client_max, fair))
 
     def idle(self, session: str) -> bool:
-        """True when `session` has no event waiting, running or with its answer not yet read by a stream
-        (Gradio drops an event's id from the session's set once a stream has read its completion)."""
+        """True when `session` has nothing for a stream to deliver: no event of it waiting or running, and no
+        message (an answer) queued for it. Gradio's own record of the session's events is not enough: an
+        event whose client left while it ran keeps its id there for good, its answer dropped."""
         queue = getattr(self.blocks, "_queue", None)
-        return not getattr(queue, "pending_event_ids_session", {}).get(session)
+        live = getattr(queue, "event_ids_to_events", {})
+        if any(event_id in live for event_id in list(getattr(queue, "pending_event_ids_session", {}).get(session, ()))):
+            return False
+        messages = getattr(queue, "pending_messages_per_session", {}).get(session)
+        return messages is None or messages.empty()
 
     def ended_when_idle(self, session: str, receive):
         """`receive` for a session's `queue/data` stream: a poll for a disconnect (Gradio asks before each

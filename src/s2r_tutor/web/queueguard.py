@@ -258,7 +258,9 @@ def _many_valued(block, value: list) -> bool:
     from gradio.components import CheckboxGroup
 
     multi = isinstance(block, CheckboxGroup) or bool(getattr(block, "multiselect", False))
-    return multi and (len(value) <= len(getattr(block, "choices", None) or ()) or bool(getattr(block, "allow_custom_value", False)))
+    if not multi:
+        return False
+    return len(value) <= len(getattr(block, "choices", None) or ()) or bool(getattr(block, "allow_custom_value", False))
 
 
 def _event_client(event) -> str:

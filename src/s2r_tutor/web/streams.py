@@ -127,7 +127,10 @@ class StreamGuard:
         """Streams an address holding `held` may hold now: its share of what the others leave it (its own
         plus the slots free for this kind: a heartbeat counts only the slots heartbeats may take, R195),
         within the fixed share; one tab's worth is always allowed."""
-        free = (self.max_heartbeats - self.open_kind["heartbeat"]) if kind == "heartbeat" else self.max_streams - self.open
+        if kind == "heartbeat":
+            free = self.max_heartbeats - self.open_kind["heartbeat"]
+        else:
+            free = self.max_streams - self.open
         fair = int(self.client_share * (held + free))
         return max(min(TAB_STREAMS, self.per_client_max), min(self.per_client_max, fair))
 

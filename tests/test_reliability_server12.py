@@ -130,7 +130,8 @@ def test_streams_never_take_every_connection(live):
     assert all(queue_join(base, no_inputs, sh) == 200 for sh in sessions)
     held = [open_stream(port, f"/gradio_api/heartbeat/{sh}") for sh in sessions]
     statuses = [stream_status(s) for s in held]
-    assert statuses.count(200) == 30 and statuses.count(503) == CAP - 30, statuses
+    # heartbeats take at most 23 of the 30 stream slots: the other 7 are kept for answers (R195)
+    assert statuses.count(200) == 23 and statuses.count(503) == CAP - 23, statuses
     for path in ("/healthz", "/api/search?q=域随机化"):
         status, took = _timed(base, path)
         assert status == 200 and took < 5, (path, status, took)

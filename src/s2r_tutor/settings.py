@@ -275,6 +275,10 @@ class Settings(BaseSettings):
     max_event_body_bytes: int = Field(
         256 * 1024, gt=0, description="largest request body on any non-/api/ route (Gradio's chat events carry the "
         "visible conversation, so they get more than max_body_bytes)")
+    max_event_containers: int = Field(
+        2000, ge=100, description="JSON arrays and objects one chat event (queue/join, and Gradio's cancel and reset) may "
+        "hold, counted before it is parsed: a kept conversation of 60 messages with their records holds a few hundred, while 240 kB of empty "
+        "lists cost 20x a normal event's parse on the event loop (R197); past it a 422")
     max_head_bytes: int = Field(
         16 * 1024, ge=4096, description="largest request line plus headers on any route: a longer URL is a 414, "
         "longer headers a 431 (h11's own limit only bounds a head that arrives in pieces)")
@@ -301,6 +305,10 @@ class Settings(BaseSettings):
         "client address may hold at once, and of the slots the other addresses leave it (R189: a second address "
         "gets half of what the first left); past it that address gets a 503, so clients holding streams open "
         "leave the rest to others (R185). One tab's streams (3) are always allowed. 1 turns the per-address cap off")
+    stream_answer_share: float = Field(
+        0.25, ge=0, lt=1, description="share of the event-stream slots that heartbeats (held while a tab is open) may "
+        "never take: they are kept for queue/data streams, which carry answers and end when the session's events "
+        "have been answered, so clients holding heartbeats from many addresses cannot stop every answer (R195)")
     queue_client_share: float = Field(
         0.5, gt=0, le=1, description="share of the chat's event queue (queue_max_size) that one client address may "
         "have waiting, and of the places the other addresses leave it (R193); past it that address's next chat "

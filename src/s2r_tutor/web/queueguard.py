@@ -20,6 +20,10 @@ what stays open is checked before Gradio sees it:
   and of the places the other addresses leave it (R193, the same rule as the event streams' R189): past
   it a 503 for that address only. Before, one address's 64 waiting joins filled the queue and every
   other reader's chat event was "Queue is full" for as long as it kept them coming.
+- a join (and a `cancel` or `reset`) may open at most `max_event_containers` JSON arrays and objects,
+  counted on the bytes before anything parses them (R197): 240 kB of empty lists cost 385 ms of the event
+  loop in the parses, against 17 ms for a join. A radio or one-choice dropdown takes one value, never a
+  list, and a multi-choice one at most one item per choice (R196).
 - `queue/data` must name a session the queue knows (an unknown one: 242 lines of traceback per
   request); `heartbeat/<session>`, which the page opens before its first event, a well-formed one.
 """
@@ -33,6 +37,8 @@ from .clientaddr import client_key, client_of
 from .guard import deny, gradio_routes, request_path
 
 JOIN_ROUTES = gradio_routes(("/queue/join",))
+# Gradio's other JSON routes the page may call (stopping an event); their bodies get the same count (R197)
+CANCEL_ROUTES = gradio_routes(("/cancel", "/reset"))
 SESSION_ROUTES = gradio_routes(("/queue/data",))
 HEARTBEAT_PREFIXES = gradio_routes(("/heartbeat/",))
 # Gradio's programmatic and developer routes; the page never calls them.
@@ -53,9 +59,11 @@ MAX_DEPTH = 12  # chat history values are a few levels deep; deeper is not a val
 class GradioEventGuard:
     """ASGI middleware: closes Gradio's unused event routes and checks the ones the page uses."""
 
-    def __init__(self, app, blocks, client_share: float = 1.0, shared_clients: frozenset[str] | set[str] = frozenset()):
+    def __init__(self, app, blocks, client_share: float = 1.0, shared_clients: frozenset[str] | set[str] = frozenset(),
+                 max_containers: int | None = None):
         self.app = app
         self.blocks = blocks
+        self.max_containers = max_containers  # JSON arrays and objects in one join (R197); None: no limit
         self.client_share = client_share
         self.shared_clients = frozenset(shared_clients)  # a proxy that passes no address: never capped (R185)
         self._kinds: dict[int, list[type]] = {}
@@ -71,7 +79,7 @@ class GradioEventGuard:
             return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
         if path.startswith(HEARTBEAT_PREFIXES) and not SESSION_HASH.match(path.rsplit("/", 1)[-1]):
             return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
-        if scope["method"] != "POST" or path not in JOIN_ROUTES:
+        if scope["method"] != "POST" or (path not in JOIN_ROUTES and path not in CANCEL_ROUTES):
             return await self.app(scope, receive, send)
         chunks, more = [], True
         while more:
@@ -81,10 +89,10 @@ class GradioEventGuard:
             chunks.append(message.get("body", b""))
             more = message.get("more_body", False)
         body = b"".join(chunks)
-        problem = self.problem(body)
+        problem = self.too_many_containers(body) if path in CANCEL_ROUTES else self.problem(body)
         if problem is not None:
             return await deny(422, problem)(scope, receive, send)
-        if self.over_share(client_of(scope)):
+        if path in JOIN_ROUTES and self.over_share(client_of(scope)):
             return await deny(503, "too many chat events waiting from your address; wait for the answers you asked "
                               "for")(scope, receive, send)
         replayed = False
@@ -124,6 +132,9 @@ class GradioEventGuard:
 
     def problem(self, body: bytes) -> str | None:
         """Why this join cannot run, or None to let Gradio handle it."""
+        too_many = self.too_many_containers(body)
+        if too_many is not None:
+            return too_many
         try:
             join = json.loads(body)
         except (ValueError, UnicodeDecodeError, RecursionError):  # R173: 100,000 '[' was a 500 + traceback
@@ -155,6 +166,11 @@ class GradioEventGuard:
                 return f"event {fn_index} needs the {kind.__name__} the page sends with it"
         return None
 
+    def too_many_containers(self, body: bytes) -> str | None:
+        if self.max_containers is not None and _containers(body, self.max_containers) > self.max_containers:
+            return f"the body holds more than {self.max_containers} JSON arrays and objects"
+        return None
+
     def outside_choices(self, fn, data: list, session: str | None) -> int | None:
         """The position of the first radio, dropdown or checkbox-group value that Gradio will reject as
         outside its choices (R194), or None. Gradio checks it when the event runs, answers the client
@@ -174,6 +190,8 @@ class GradioEventGuard:
             value = data[pos]
             if pos in fn.component_prop_inputs and isinstance(value, dict):  # a component's props as input
                 value = value.get("value")
+            if isinstance(value, list) and not _many_valued(block, value):
+                return pos  # R196: Gradio checks each item of a list, so a one-choice dropdown took ["a"]
             try:
                 block.preprocess(value)  # pure for these three: the choice check, then the value or its index
             except Exception:  # noqa: BLE001 - Gradio's Error, or a TypeError it would wrap in another
@@ -217,6 +235,34 @@ def quiet_input_errors(blocks) -> None:
     blocks.preprocess_data = preprocess_data
 
 
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _containers(body: bytes, limit: int) -> int:
+    """How many JSON arrays and objects `body` opens, counted on the bytes without parsing (R197): parsing
+    is what costs. A 240 kB join of 60,000 empty lists took 385 ms of the event loop (json.loads, then
+    Gradio's own parse and walk) against 17 ms for a join; a body with few brackets is counted as it is,
+    one with more has its strings (which may hold brackets: Markdown, citations) left out first."""
+    raw = body.count(b"[") + body.count(b"{")
+    if raw <= limit:
+        return raw
+    stripped = _JSON_STRING.sub(b"", body)
+    return stripped.count(b"[") + stripped.count(b"{")
+
+
+def _many_valued(block, value: list) -> bool:
+    """True when `value` may be a list for `block`: a checkbox group or a multiselect dropdown, with at most
+    one item per choice (Gradio checks each item against every choice: 17,000 copies of one were accepted).
+    A radio or a one-choice dropdown takes one value: Gradio's dropdown accepted a list of its choices and
+    handed the handler a list where it expects a string (R196: a traceback per event)."""
+    from gradio.components import CheckboxGroup
+
+    multi = isinstance(block, CheckboxGroup) or bool(getattr(block, "multiselect", False))
+    if not multi:
+        return False
+    return len(value) <= len(getattr(block, "choices", None) or ()) or bool(getattr(block, "allow_custom_value", False))
+
+
 def _event_client(event) -> str:
     """The client a queued Gradio event came from, keyed as the per-address shares key it."""
     request = getattr(event, "request", None)
@@ -232,9 +278,9 @@ def _has_file(value, depth: int) -> bool:
     if isinstance(value, dict):
         if "path" in value or "url" in value or "meta" in value or "file" in value:
             return True
-        return any(_has_file(v, depth + 1) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_file(v, depth + 1) for v in value)
+        return any(_has_file(v, depth + 1) for v in value.values() if isinstance(v, (dict, list)))
+    if isinstance(value, list):  # only containers can hold a reference: 100,000 numbers took 20 ms of calls
+        return any(_has_file(v, depth + 1) for v in value if isinstance(v, (dict, list)))
     return False
 
 

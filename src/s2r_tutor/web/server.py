@@ -94,13 +94,15 @@ def build_app(settings: Settings | None = None, tutor: Tutor | None = None) -> F
     # First added = innermost: the API's body limit, security headers and CORS wrap its refusals too.
     app.add_middleware(GradioFileGuard, blocks=blocks)
     app.add_middleware(GradioEventGuard, blocks=blocks, client_share=settings.queue_client_share,
-                       shared_clients=frozenset(settings.stream_shared_clients))
+                       shared_clients=frozenset(settings.stream_shared_clients),
+                       max_containers=settings.max_event_containers)
     # Outside the event checks, so a stream refused there (a malformed session) takes no stream slot.
     streams = max_streams(settings.max_connections, settings.stream_reserve_share)
     app.add_middleware(StreamGuard, blocks=blocks, heartbeat_wait_s=settings.heartbeat_wait_s, max_streams=streams,
                        per_client=per_client_streams(streams, settings.stream_client_share),
                        shared_clients=frozenset(settings.stream_shared_clients),
-                       client_share=settings.stream_client_share)
+                       client_share=settings.stream_client_share,
+                       answer_reserve=int(streams * settings.stream_answer_share))
     install_api(app, settings)
     install_docs(app, frame_ancestors(settings))
     install_embed(app, settings)

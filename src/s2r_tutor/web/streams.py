@@ -28,14 +28,30 @@ So, before Gradio sees one:
   only count against the total: a per-address cap on a proxy's address would give every reader
   behind it one client's share.
 
-No lifetime is put on a stream: Gradio reads the end of a heartbeat as the tab closing and drops the
+- heartbeats never take the last `answer_reserve` slots (`stream_answer_share`, R195): those are for
+  `queue/data` streams, which carry answers. A heartbeat is held for as long as a tab is open and costs
+  its holder nothing, so clients from enough addresses (5 at 30 slots, 9 at the default 750, R189) could
+  hold every slot with heartbeats alone and no reader got an answer. An address's share of heartbeats
+  (R189's rule) is of the slots heartbeats may take. A page whose heartbeat is refused
+  still runs its events (Gradio's client opens the heartbeat once and reads nothing from it); only the
+  clean-up when that tab closes waits for the session's state to expire.
+- a `queue/data` stream lives only while its session has an event waiting or running, or an answer not yet
+  delivered (R195): one opened for a session with none is a 409, and one whose session has none left is ended at
+  Gradio's next check (within ~10 s). Gradio's page opens it after a join and ends it itself after the
+  last answer; a client that opened a second one beside it, or one for an idle session, held a slot for
+  ever. So answer streams are bounded by the events in flight, which the queue bounds (R193).
+
+No lifetime is put on a heartbeat: Gradio reads the end of a heartbeat as the tab closing and drops the
 session's state, so cutting a long-open tab's heartbeat would lose its conversation.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import Counter
+
+import anyio
 
 from .clientaddr import client_key, client_of
 from .guard import deny, request_path
@@ -56,7 +72,7 @@ class StreamGuard:
 
     def __init__(self, app, blocks, max_streams: int, heartbeat_wait_s: float,
                  per_client: int | None = None, shared_clients: frozenset[str] | set[str] = frozenset(),
-                 client_share: float = 1.0):
+                 client_share: float = 1.0, answer_reserve: int = 0):
         self.app = app
         self.blocks = blocks
         self.max_streams = max_streams
@@ -64,7 +80,9 @@ class StreamGuard:
         self.per_client_max = max_streams if per_client is None else max(1, min(per_client, max_streams))
         self.shared_clients = frozenset(shared_clients)
         self.client_share = client_share
+        self.max_heartbeats = max(1, max_streams - max(0, answer_reserve))  # the rest only for answers (R195)
         self.open = 0
+        self.open_kind: Counter[str] = Counter()
         self.per_session: Counter[tuple[str, str]] = Counter()
         self.per_client: Counter[str] = Counter()
 
@@ -80,30 +98,65 @@ class StreamGuard:
         address = client_of(scope)
         capped = bool(address) and address not in self.shared_clients  # no address: nothing to share by
         client = client_key(address)
-        if capped and self.per_client[client] >= self.client_limit(self.per_client[client]):
+        if capped and self.per_client[client] >= self.client_limit(self.per_client[client], kind):
             return await deny(503, "too many open chat streams from your address; close a tab or try again "
                               "shortly")(scope, receive, send)
-        if self.open >= self.max_streams:
+        if self.open >= self.max_streams or (kind == "heartbeat" and self.open_kind[kind] >= self.max_heartbeats):
             return await deny(503, "too many open chat streams; try again shortly")(scope, receive, send)
+        if kind == "data" and self.known(session) and self.idle(session):  # unknown: the event guard's 404
+            return await deny(409, "this chat session has no event waiting for an answer")(scope, receive, send)
         self.open += 1
+        self.open_kind[kind] += 1
         self.per_session[key] += 1
         if capped:
             self.per_client[client] += 1
         try:
             if kind == "heartbeat" and not await self.joined(session):
                 return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
+            if kind == "data":
+                receive = self.ended_when_idle(session, receive)
             return await self.app(scope, receive, send)
         finally:
             self.open -= 1
+            _release(self.open_kind, kind)
             _release(self.per_session, key)
             if capped:
                 _release(self.per_client, client)
 
-    def client_limit(self, held: int) -> int:
+    def client_limit(self, held: int, kind: str = "data") -> int:
         """Streams an address holding `held` may hold now: its share of what the others leave it (its own
-        plus the free slots), within the fixed share; one tab's worth is always allowed."""
-        fair = int(self.client_share * (held + self.max_streams - self.open))
+        plus the slots free for this kind: a heartbeat counts only the slots heartbeats may take, R195),
+        within the fixed share; one tab's worth is always allowed."""
+        if kind == "heartbeat":
+            free = self.max_heartbeats - self.open_kind["heartbeat"]
+        else:
+            free = self.max_streams - self.open
+        fair = int(self.client_share * (held + free))
         return max(min(TAB_STREAMS, self.per_client_max), min(self.per_client_max, fair))
+
+    def idle(self, session: str) -> bool:
+        """True when `session` has nothing for a stream to deliver: no event of it waiting or running, and no
+        message (an answer) queued for it. Gradio's own record of the session's events is not enough: an
+        event whose client left while it ran keeps its id there for good, its answer dropped."""
+        queue = getattr(self.blocks, "_queue", None)
+        live = getattr(queue, "event_ids_to_events", {})
+        if any(event_id in live for event_id in list(getattr(queue, "pending_event_ids_session", {}).get(session, ()))):
+            return False
+        messages = getattr(queue, "pending_messages_per_session", {}).get(session)
+        return messages is None or messages.empty()
+
+    def ended_when_idle(self, session: str, receive):
+        """`receive` for a session's `queue/data` stream: a poll for a disconnect (Gradio asks before each
+        wait for a message: Starlette's `is_disconnected`, a receive in an already-cancelled scope) is
+        answered "disconnected" once the session has nothing left to answer, so Gradio ends the stream as
+        it does for a client that left, without deleting the session. A waiting receive is the client's own."""
+
+        async def receive_or_idle():
+            if anyio.current_effective_deadline() == -math.inf and self.idle(session):
+                return {"type": "http.disconnect"}
+            return await receive()
+
+        return receive_or_idle
 
     def known(self, session: str) -> bool:
         queue = getattr(self.blocks, "_queue", None)

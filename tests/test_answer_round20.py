@@ -28,7 +28,8 @@ def test_these_wordings_are_our_own():
     blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
              for x in f.read_text("utf-8").splitlines() if x.strip()}
     labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
-    mine = {q for q, _ in ONE_VS_THE_OTHER} | {q for q, _ in BESIDES} | {q for _, q, _ in UNCOVERED} | {OFF_CARD_IN_A_STORY, *OFF_CARD_ASKED}
+    mine = {q for q, _ in ONE_VS_THE_OTHER} | {q for q, _ in BESIDES} | {q for _, q, _ in UNCOVERED} | {OFF_CARD_IN_A_STORY, *OFF_CARD_ASKED} \
+        | set(SIMPLER_WHY_SIM)
     assert not (mine & (blind | labelled))
 
 
@@ -95,3 +96,15 @@ def test_an_off_card_word_in_a_story_is_not_its_subject(tutor):
 def test_an_off_card_subject_is_still_declined(tutor, question):
     a = tutor.ask(question)
     assert a.refused and not a.citations, a.answer
+
+
+# "simpler" after why-simulation: the card's one-sentence gist of why (many, fast, cheap trials), not the
+# sim-practises / reality-checks line, which is about the loop
+SIMPLER_WHY_SIM = ("机器人为什么都要先放到仿真里去训练", "能不能一句话说完")
+
+
+def test_simpler_after_why_simulation_is_its_gist(tutor):
+    first, followup = SIMPLER_WHY_SIM
+    prev = tutor.ask(first)
+    a = tutor.ask(followup, history=[{"role": "user", "content": first}, {"role": "assistant", "content": prev.answer}])
+    assert a.act == "simpler" and a.answer.startswith("仿真最大的价值"), a.answer

@@ -81,7 +81,8 @@ def test_uncovered_cause_is_said_plainly(tutor):
     a = tutor.ask("送货机器人在客户园区里总是突然停下不动，后来发现是那一片wifi断断续续，这算reality gap吗")
     text = _shown(a)
     assert not text.startswith("是的")
-    assert "没有把网络" in text
+    assert text.startswith("按卡片不能算作 Sim2Real 问题")  # round 20: the yes/no answered (uncovered.comms verdict)
+    assert "网络 / 通信中断不在" in text
     assert "仿真永远只是现实世界的近似" in text
     assert "核对：逐项对比" not in text  # not the card's general causes as if they explained it
 

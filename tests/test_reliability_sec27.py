@@ -119,9 +119,10 @@ def test_r195_heartbeats_from_many_addresses_leave_answers_a_way_through(live):
 
 
 def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live):
-    """R195: a `queue/data` stream for a session whose events have all been read is a 409 (it would wait
-    for ever: Gradio closes it only after an answer), and of two opened while one answer was unread, the
-    one that did not get it is ended by the server within Gradio's 10 s check. Before: both were a 200 and
+    """R195: a `queue/data` stream for a session whose events have all been read (it would wait for ever:
+    Gradio closes it only after an answer), and of two opened while one answer was unread the one that did
+    not get it, is ended by the server once idle for heartbeat_wait_s (10 s) across Gradio's 10 s checks. It
+    is not refused at open: a CI run through the proxy met a page that opened it just before its join landed. Before: both were a 200 and
     the spare one stayed open for as long as the client kept it, so 40 addresses held 30 streams this way
     (readers answered 0/10; now 2 of 469 were still open 12 s later, and 10/10). A session whose client left
     mid-answer has nothing to answer either."""
@@ -131,15 +132,16 @@ def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live)
         assert c.post(base + "/gradio_api/queue/join", json=_body(noinput, [], "r195idle")).status_code == 200
         with c.stream("GET", base + "/gradio_api/queue/data", params={"session_hash": "r195idle"}) as r:
             assert r.status_code == 200 and any("close_stream" in line for line in r.iter_lines())
-        idle = c.get(base + "/gradio_api/queue/data", params={"session_hash": "r195idle"}, timeout=5)
-        assert idle.status_code == 409 and idle.json() == {"detail": "this chat session has no event waiting for an answer"}
         assert c.post(base + "/gradio_api/queue/join", json=_body(noinput, [], "r195pair")).status_code == 200
+    # not refused at open (the page may open it just before its join lands), but ended once idle for
+    # heartbeat_wait_s across Gradio's 10 s checks
+    idle = _stream(port, "/gradio_api/queue/data?session_hash=r195idle", "127.0.0.60")
     pair = [_stream(port, "/gradio_api/queue/data?session_hash=r195pair", "127.0.0.60") for _ in range(2)]
     try:
-        assert [_status(s) for s in pair] == [200, 200]
-        assert all(_ended_within(s, 20) for s in pair)
+        assert [_status(s) for s in [idle, *pair]] == [200, 200, 200]
+        assert all(_ended_within(s, 40) for s in [idle, *pair])
     finally:
-        for s in pair:
+        for s in [idle, *pair]:
             s.close()
     # a client that leaves while its answer runs: Gradio drops the answer but keeps the event's id for the
     # session, which looked like "an answer to come" and let a later stream wait for ever (3 of 6 sessions

@@ -36,8 +36,8 @@ So, before Gradio sees one:
   still runs its events (Gradio's client opens the heartbeat once and reads nothing from it); only the
   clean-up when that tab closes waits for the session's state to expire.
 - a `queue/data` stream lives only while its session has an event waiting or running, or an answer not yet
-  delivered (R195): one opened for a session with none is a 409, and one whose session has none left is ended at
-  Gradio's next check (within ~10 s). Gradio's page opens it after a join and ends it itself after the
+  delivered (R195): one whose session has had none for `heartbeat_wait_s` is ended at Gradio's next check
+  (within ~20 s). Not refused at open: the page may open it just before its join lands. Gradio's page opens it after a join and ends it itself after the
   last answer; a client that opened a second one beside it, or one for an idle session, held a slot for
   ever. So answer streams are bounded by the events in flight, which the queue bounds (R193).
 
@@ -103,8 +103,6 @@ class StreamGuard:
                               "shortly")(scope, receive, send)
         if self.open >= self.max_streams or (kind == "heartbeat" and self.open_kind[kind] >= self.max_heartbeats):
             return await deny(503, "too many open chat streams; try again shortly")(scope, receive, send)
-        if kind == "data" and self.known(session) and self.idle(session):  # unknown: the event guard's 404
-            return await deny(409, "this chat session has no event waiting for an answer")(scope, receive, send)
         self.open += 1
         self.open_kind[kind] += 1
         self.per_session[key] += 1
@@ -148,12 +146,23 @@ class StreamGuard:
     def ended_when_idle(self, session: str, receive):
         """`receive` for a session's `queue/data` stream: a poll for a disconnect (Gradio asks before each
         wait for a message: Starlette's `is_disconnected`, a receive in an already-cancelled scope) is
-        answered "disconnected" once the session has nothing left to answer, so Gradio ends the stream as
-        it does for a client that left, without deleting the session. A waiting receive is the client's own."""
+        answered "disconnected" once the session has had nothing to answer for `heartbeat_wait_s`, so Gradio
+        ends the stream as it does for a client that left, without deleting the session. A waiting receive is
+        the client's own. Not at once: Gradio's page may open the stream just before its join lands (a CI run
+        through the proxy: a 409 at open, then the joins, and the answer never came), so a stream is ended
+        only when it has stayed idle across two polls that far apart."""
+        idle_since: float | None = None
 
         async def receive_or_idle():
-            if anyio.current_effective_deadline() == -math.inf and self.idle(session):
-                return {"type": "http.disconnect"}
+            nonlocal idle_since
+            if anyio.current_effective_deadline() == -math.inf:
+                now = asyncio.get_running_loop().time()
+                if not self.idle(session):
+                    idle_since = None
+                elif idle_since is None:
+                    idle_since = now
+                elif now - idle_since >= self.heartbeat_wait_s:
+                    return {"type": "http.disconnect"}
             return await receive()
 
         return receive_or_idle

@@ -316,10 +316,13 @@ def gradio_event(base: str, body: dict, *, query: str = "", cookies=None, timeou
 
 # -- raw event-stream clients (R171, R185): a heartbeat or queue stream held open on a socket ------------
 
-def open_stream(port: int, path: str, client: str | None = None) -> socket.socket:
+def open_stream(port: int, path: str, client: str | None = None, *, source: str | None = None,
+                timeout: float = 10) -> socket.socket:
     """GET `path` on a raw socket and leave it open; `client` is sent as X-Forwarded-For (a trusted proxy's
-    client address, as uvicorn resolves it for loopback)."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    client address, as uvicorn resolves it for loopback); `source`: the loopback address to connect from
+    (127.0.0.2, ...: a client of its own without any header)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                 source_address=(source, 0) if source else None)
     forwarded = f"X-Forwarded-For: {client}\r\n" if client else ""
     s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{forwarded}\r\n".encode())
     return s

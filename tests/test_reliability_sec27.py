@@ -11,7 +11,7 @@ import time
 
 import httpx
 import pytest
-from reliability_support import serve_process
+from reliability_support import open_stream, serve_process, stream_status
 
 CAP = 40  # 30 stream slots (R171); stream_answer_share 0.25 keeps 7 of them from heartbeats (R195)
 QUESTION = "什么是域随机化？"
@@ -32,17 +32,7 @@ def _client(address: str) -> httpx.Client:
 
 
 def _stream(port: int, path: str, address: str = "127.0.0.1") -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(address, 0))
-    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-    return s
-
-
-def _status(s: socket.socket) -> int | None:
-    try:
-        head = s.recv(64)
-        return int(head.split(b" ", 2)[1]) if head else None
-    except (OSError, IndexError, ValueError):
-        return None
+    return open_stream(port, path, source=address, timeout=20)
 
 
 def _events(base: str) -> dict[str, dict]:
@@ -102,7 +92,7 @@ def test_r195_heartbeats_from_many_addresses_leave_answers_a_way_through(live):
                     session = f"r195a{a}x{i}"
                     assert c.post(base + "/gradio_api/queue/join", json=_body(noinput, [], session)).status_code == 200
                     s = _stream(port, f"/gradio_api/heartbeat/{session}", address)
-                    if _status(s) != 200:
+                    if stream_status(s) != 200:
                         s.close()
                         break
                     held.append(s)
@@ -138,7 +128,7 @@ def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live)
     idle = _stream(port, "/gradio_api/queue/data?session_hash=r195idle", "127.0.0.60")
     pair = [_stream(port, "/gradio_api/queue/data?session_hash=r195pair", "127.0.0.60") for _ in range(2)]
     try:
-        assert [_status(s) for s in [idle, *pair]] == [200, 200, 200]
+        assert [stream_status(s) for s in [idle, *pair]] == [200, 200, 200]
         assert all(_ended_within(s, 40) for s in [idle, *pair])
     finally:
         for s in [idle, *pair]:
@@ -152,7 +142,7 @@ def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live)
     for n in range(3):
         assert httpx.post(base + "/gradio_api/queue/join", json=_body(respond, data, f"r195left{n}"), timeout=30).status_code == 200
         s = _stream(port, f"/gradio_api/queue/data?session_hash=r195left{n}")
-        assert _status(s) == 200
+        assert stream_status(s) == 200
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
         s.close()
     time.sleep(2)

@@ -37,9 +37,10 @@ So, before Gradio sees one:
   clean-up when that tab closes waits for the session's state to expire.
 - a `queue/data` stream lives only while its session has an event waiting or running, or an answer not yet
   delivered (R195): one whose session has had none for `heartbeat_wait_s` is ended at Gradio's next check
-  (within ~20 s). Not refused at open: the page may open it just before its join lands. Gradio's page opens it after a join and ends it itself after the
-  last answer; a client that opened a second one beside it, or one for an idle session, held a slot for
-  ever. So answer streams are bounded by the events in flight, which the queue bounds (R193).
+  (within ~20 s). Gradio ends the page's own stream after the last answer; a client that opened a second
+  one beside it, or one for an idle session, held a slot for ever. It is not refused at open: the page may
+  open it just before its join lands. So answer streams are bounded by the events in flight, which the
+  queue bounds (R193).
 
 No lifetime is put on a heartbeat: Gradio reads the end of a heartbeat as the tab closing and drops the
 session's state, so cutting a long-open tab's heartbeat would lose its conversation.

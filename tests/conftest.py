@@ -70,14 +70,36 @@ BROWSER_MARKS = [
 
 
 def ask_chat(page, question: str):
-    """Type `question` into the chat page and wait for its answer's sources; the answer's row."""
+    """Type `question` into the chat page and wait for its answer's sources; the answer's row. An answer
+    that never comes fails with what the page asked of the server and its console errors, the only trace
+    a CI run leaves of such a failure."""
     box = page.locator("#s2r-input textarea")
     before = page.locator("#s2r-chatbot .message-row.bot-row").count()
-    box.fill(question)
-    box.press("Enter")
-    row = page.locator("#s2r-chatbot .message-row.bot-row").nth(before)
-    row.locator(".thought").wait_for()
-    return row
+    trace: list[str] = []
+
+    def on_response(response):
+        if "/gradio_api/" in response.url:
+            trace.append(f"{response.status} {response.request.method} {response.url.split('//', 1)[-1]}")
+
+    def on_console(message):
+        if message.type in ("error", "warning"):
+            trace.append(f"console {message.type}: {message.text[:300]}")
+
+    page.on("response", on_response)
+    page.on("console", on_console)
+    try:
+        box.fill(question)
+        box.press("Enter")
+        row = page.locator("#s2r-chatbot .message-row.bot-row").nth(before)
+        try:
+            row.locator(".thought").wait_for()
+        except Exception as error:  # playwright's TimeoutError
+            raise AssertionError(f"no answer to {question!r}; the page's requests and console since it asked:\n"
+                                 + "\n".join(trace[-60:])) from error
+        return row
+    finally:
+        page.remove_listener("response", on_response)
+        page.remove_listener("console", on_console)
 
 
 @pytest.fixture(scope="module")

@@ -59,19 +59,26 @@ def _answered(client: httpx.Client, base: str, respond: dict, session: str) -> b
     return False
 
 
-def _ended_within(s: socket.socket, seconds: float) -> bool:
-    """True when the server ends the response within `seconds`: the chunked body's last chunk, or EOF."""
+def _read_to_end(s: socket.socket, seconds: float) -> bytes | None:
+    """What the server sent on `s` when it ends the response within `seconds` (the chunked body's last
+    chunk, or EOF); None when it is still open then."""
     s.settimeout(seconds)
     deadline, seen = time.monotonic() + seconds, b""
     try:
         while time.monotonic() < deadline:
             data = s.recv(65536)
-            seen = (seen + data)[-16:]
+            seen += data
             if not data or seen.endswith(b"0\r\n\r\n"):
-                return True
+                return seen
     except (socket.timeout, OSError):
-        return False
-    return False
+        return None
+    return None
+
+
+def _last_event(raw: bytes) -> str:
+    """The `msg` of the last server-sent event in a raw chunked response."""
+    events = [line for line in raw.decode(errors="replace").splitlines() if line.startswith("data:")]
+    return json.loads(events[-1].removeprefix("data:"))["msg"] if events else ""
 
 
 def test_r195_heartbeats_from_many_addresses_leave_answers_a_way_through(live):
@@ -129,7 +136,11 @@ def test_r195_an_answer_stream_lives_only_while_it_has_something_to_answer(live)
     pair = [_stream(port, "/gradio_api/queue/data?session_hash=r195pair", "127.0.0.60") for _ in range(2)]
     try:
         assert [stream_status(s) for s in [idle, *pair]] == [200, 200, 200]
-        assert all(_ended_within(s, 40) for s in [idle, *pair])
+        ended = [_read_to_end(s, 40) for s in [idle, *pair]]
+        assert all(raw is not None for raw in ended)
+        # ended with Gradio's own close_stream: the page's client marks its stream closed only on that, and
+        # one ended without it never opened another, so the tab's later answers were all lost (a CI run)
+        assert [_last_event(raw) for raw in ended] == ["close_stream"] * 3
     finally:
         for s in [idle, *pair]:
             s.close()

@@ -37,10 +37,11 @@ So, before Gradio sees one:
   clean-up when that tab closes waits for the session's state to expire.
 - a `queue/data` stream lives only while its session has an event waiting or running, or an answer not yet
   delivered (R195): one whose session has had none for `heartbeat_wait_s` is ended at Gradio's next check
-  (within ~20 s). Gradio ends the page's own stream after the last answer; a client that opened a second
-  one beside it, or one for an idle session, held a slot for ever. It is not refused at open: the page may
-  open it just before its join lands. So answer streams are bounded by the events in flight, which the
-  queue bounds (R193).
+  (within ~20 s), with Gradio's `close_stream` as its last message, as Gradio ends the page's own stream
+  after the last answer: the page's client opens a new stream only once it has seen that message. A client
+  that opened a second one beside it, or one for an idle session, held a slot for ever. It is not refused at
+  open: a join may land just after it opens. So answer streams are bounded by the events in flight, which
+  the queue bounds (R193).
 
 No lifetime is put on a heartbeat: Gradio reads the end of a heartbeat as the tab closing and drops the
 session's state, so cutting a long-open tab's heartbeat would lose its conversation.
@@ -61,6 +62,8 @@ from .queueguard import HEARTBEAT_PREFIXES, SESSION_HASH, SESSION_ROUTES, _query
 PER_SESSION = {"heartbeat": 1, "data": 2}
 TAB_STREAMS = sum(PER_SESSION.values())  # what one open chat tab can hold at once
 POLL_S = 0.1
+# Gradio's CloseStreamMessage as its queue/data route writes it: the page's client closes its stream on it
+CLOSE_STREAM = b'data: {"msg":"close_stream","event_id":null}\n\n'
 
 
 def max_streams(max_connections: int, reserve_share: float) -> int:
@@ -113,7 +116,7 @@ class StreamGuard:
             if kind == "heartbeat" and not await self.joined(session):
                 return await deny(404, "no such chat session (reload the page)")(scope, receive, send)
             if kind == "data":
-                receive = self.ended_when_idle(session, receive)
+                receive, send = self.ended_when_idle(session, receive, send)
             return await self.app(scope, receive, send)
         finally:
             self.open -= 1
@@ -144,18 +147,23 @@ class StreamGuard:
         messages = getattr(queue, "pending_messages_per_session", {}).get(session)
         return messages is None or messages.empty()
 
-    def ended_when_idle(self, session: str, receive):
-        """`receive` for a session's `queue/data` stream: a poll for a disconnect (Gradio asks before each
-        wait for a message: Starlette's `is_disconnected`, a receive in an already-cancelled scope) is
-        answered "disconnected" once the session has had nothing to answer for `heartbeat_wait_s`, so Gradio
-        ends the stream as it does for a client that left, without deleting the session. A waiting receive is
-        the client's own. Not at once: Gradio's page may open the stream just before its join lands (a CI run
-        through the proxy: a 409 at open, then the joins, and the answer never came), so a stream is ended
-        only when it has stayed idle across two polls that far apart."""
+    def ended_when_idle(self, session: str, receive, send):
+        """`receive` and `send` for a session's `queue/data` stream that end it once the session has had
+        nothing to answer for `heartbeat_wait_s`. A poll for a disconnect (Gradio asks before each wait for a
+        message: Starlette's `is_disconnected`, a receive in an already-cancelled scope) is answered
+        "disconnected" then, so Gradio ends the stream as for a client that left, without deleting the
+        session; a waiting receive is the client's own. Not at once: a join may land just after the stream
+        opens, so only a stream idle across two polls that far apart is ended.
+
+        The stream's last message is then Gradio's own `close_stream`. Gradio's page marks its stream closed
+        only on that message; a stream that just ended left the page believing it open, so it never opened
+        another and every later answer of that tab was lost (a CI run: the first question after page load
+        never answered). With `close_stream` the page opens a new stream at its next event."""
         idle_since: float | None = None
+        ended = False
 
         async def receive_or_idle():
-            nonlocal idle_since
+            nonlocal idle_since, ended
             if anyio.current_effective_deadline() == -math.inf:
                 now = asyncio.get_running_loop().time()
                 if not self.idle(session):
@@ -163,10 +171,16 @@ class StreamGuard:
                 elif idle_since is None:
                     idle_since = now
                 elif now - idle_since >= self.heartbeat_wait_s:
+                    ended = True
                     return {"type": "http.disconnect"}
             return await receive()
 
-        return receive_or_idle
+        async def send_closing(message):
+            if ended and message["type"] == "http.response.body" and not message.get("more_body", False):
+                await send({"type": "http.response.body", "body": CLOSE_STREAM, "more_body": True})
+            await send(message)
+
+        return receive_or_idle, send_closing
 
     def known(self, session: str) -> bool:
         queue = getattr(self.blocks, "_queue", None)

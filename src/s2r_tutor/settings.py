@@ -80,6 +80,16 @@ class AnswerSettings(BaseModel):
     claim_min_cosine: float = Field(0.93, ge=0, le=1, description="a verdict or customer-reply question is answered "
                                     "with a claim's lead only when a neighbour with that claim is this close (e5 cosines "
                                     "are compressed: on holdout4-6 claims at >= 0.935 were right, at < 0.92 mostly wrong)")
+    condition_min_cosine: float = Field(0.92, ge=0, le=1, description="a 'which method fits' question takes the "
+                                        "situation its neighbours state (acts.jsonl 'condition') only when one of them "
+                                        "is this close")
+    condition_min_share: float = Field(0.3, ge=0, le=1, description="... and when the neighbours stating it carry this "
+                                       "share of the neighbours' weight")
+    fit_skip_acts: list[str] = Field(default_factory=lambda: ["verdict", "not_in_card", "example", "simpler"],
+                                     description="a methods question that states a situation the card ties to methods "
+                                     "(leads.json compare_conditions) is answered by those methods, not all four, "
+                                     "unless it asks one of these acts (a yes/no, a missing figure, an example, "
+                                     "simpler: their own paths answer them)")
     budget_chars: int = Field(480, gt=0, description="supporting sentences are added while the answer stays this short")
     budget_chars_en: int = Field(480, gt=0, description="the same for an English reader, counted in the English shown "
                                  "(the card's aligned English runs ~2.8x the Chinese it renders, so an English answer "

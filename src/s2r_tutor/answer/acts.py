@@ -43,6 +43,7 @@ class Example:
     act: str
     intent: str | None = None
     claim: str | None = None
+    condition: str | None = None  # the situation a "which method fits" question states (leads.json compare_conditions)
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Reading:
     best_cosine: float = 0.0
     votes: dict[str, float] = field(default_factory=dict)  # the neighbours' act vote alone (no cue weight), sums to 1
     claim_cued: bool = False  # the claim was named by its own cue in a yes/no question (data/leads.json), not by neighbours
+    condition: str | None = None  # the situation most neighbours state, when they are close (acts.jsonl 'condition')
 
 
 def _data_path(name: str):
@@ -74,10 +76,10 @@ def load_examples(text: str | None = None, source: str = "data/acts.jsonl") -> l
             raise AnswerDataError(f"{source}:{n}: unknown act {act!r}; choose one of {', '.join(ACTS)}")
         if intent is not None and intent not in _INTENTS:
             raise AnswerDataError(f"{source}:{n}: unknown intent {intent!r}; choose one of {', '.join(sorted(_INTENTS))}")
-        unknown = set(row) - {"q", "act", "intent", "claim", "src"}
+        unknown = set(row) - {"q", "act", "intent", "claim", "condition", "src"}
         if unknown:
             raise AnswerDataError(f"{source}:{n}: unknown key(s) {sorted(unknown)}")
-        out.append(Example(q.strip(), act, intent, row.get("claim")))
+        out.append(Example(q.strip(), act, intent, row.get("claim"), row.get("condition")))
     if not out:
         raise AnswerDataError(f"{source}: no labelled examples")
     return out
@@ -148,7 +150,7 @@ class ActReader:
         """`exclude`: leave this exact question out of the neighbours (leave-one-out measurement)."""
         acts = dict.fromkeys(ACTS, 0.0)
         intents: dict[str, float] = {}
-        claim, best = None, 0.0
+        claim, best, condition = None, 0.0, None
         claim_votes: dict[str | None, float] = {}
         claim_best: dict[str | None, float] = {}
         if qv is not None and len(self.examples):
@@ -174,6 +176,7 @@ class ActReader:
                     claim = won
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}
+            condition = self._condition(sims, top, weights)
         ranked = sorted(acts.values(), reverse=True)
         unsure = ranked[0] - ranked[1] < self.s.ask_clause_margin
         clause_act = self._clause_votes(question, exclude) if qv is not None and unsure else None
@@ -191,7 +194,22 @@ class ActReader:
         for a in self.cue_acts(question):
             acts[a] += self.s.cue_weight
         act = max(ACTS, key=lambda a: (acts[a], -ACTS.index(a)))
-        return Reading(act, acts, intents, claim, best, votes)
+        return Reading(act, acts, intents, claim, best, votes, condition=condition)
+
+    def _condition(self, sims: np.ndarray, top: np.ndarray, weights: list[float]) -> str | None:
+        """The condition most of the neighbours' weight states, when one of them is close: a "which method
+        fits" question is told in countless ways ("wants the sim to match their hardware", "想让仿真更像他们那台"),
+        so labelled examples name the situation rather than more cue words."""
+        votes: dict[str | None, float] = {}
+        for i, w in zip(top, weights):
+            votes[self.examples[i].condition] = votes.get(self.examples[i].condition, 0.0) + w
+        named = {c: v for c, v in votes.items() if c is not None}
+        if not named:
+            return None
+        won = max(named, key=lambda c: named[c])
+        close = max(float(sims[i]) for i in top if self.examples[i].condition == won)
+        share = named[won] / sum(votes.values())
+        return won if close >= self.s.condition_min_cosine and share >= self.s.condition_min_share else None
 
     def _nearest(self, matrix: np.ndarray, v: np.ndarray, exclude: str | None) -> tuple[np.ndarray, np.ndarray, list[float]]:
         """Cosines of `v` to every example row, the `knn_k` nearest rows, and their softmax weights (relative

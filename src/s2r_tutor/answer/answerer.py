@@ -7,7 +7,7 @@ import logging
 import re
 from dataclasses import dataclass, replace
 
-from ..errors import LLMError
+from ..errors import AnswerDataError, LLMError
 from ..retrieval.glossary import expand_query
 from ..retrieval.alignment import english_of
 from ..retrieval.index import indexed_sentence_vectors
@@ -25,7 +25,7 @@ from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import LABELS, label
-from .leads import Leads, Missing
+from .leads import Condition, Leads, Missing
 from .lexicon import CORE_TERMS, FOREIGN_TOPICS, fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
@@ -68,6 +68,7 @@ class Plan:
     earlier_answer: str = ""  # the last assistant turn, follow-up or not: its points are not listed again
     ranking: tuple[str, ...] = ()  # a "which method is best" / "rank them" ask: the sides to answer, unranked
     ranking_kind: str = ""  # "two" / "all": which "the card does not rank them" line
+    fit: Condition | None = None  # a methods question that states a situation the card ties to methods
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,11 @@ class Answerer:
         check_scenarios(self.card)  # and every sentence the scenario factor table names
         self.statements = load_statements()
         check_statements(self.statements, self.leads.claims, self.card)  # claims, both polarities, card sentences
+        known = {c.id for c in self.leads.conditions}
+        for ex in examples:  # a labelled situation must be one leads.json ties to methods
+            if ex.condition is not None and ex.condition not in known:
+                raise AnswerDataError(f"data/acts.jsonl: {ex.question!r} names unknown condition {ex.condition!r}; "
+                                      f"leads.json compare_conditions has {sorted(known)}")
         stories = load_stories()
         self.stories = StoryMatcher(stories, story_vectors(stories, tutor.embedder, self.settings.index_dir))
 
@@ -227,7 +233,7 @@ class Answerer:
         # the labelled out-of-scope examples say what is off-topic for this card; a question whose best
         # section is on another card of the corpus is that card's (the two-card gate caught it)
         own_top = not ranked or self.tutor.chunks[ranked[0].idx].doc_id == self.card.doc_id
-        if in_scope and alone and own_top and self._neighbours_out_of_scope(reading, reason, complaint):
+        if in_scope and alone and own_top and self._neighbours_out_of_scope(reading, reason, complaint, qv):
             in_scope, reason = False, "neighbours-oos"  # PID tuning, motor sizing: adjacent, not on the card
         if not in_scope and reason == "off-card" and asks_missing is not None and not ctx.is_followup and (
                 not FOREIGN_TOPICS.search(q)) and (
@@ -336,8 +342,23 @@ class Answerer:
         missing = asks_missing if act == "not_in_card" else None
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
+        fit = None
+        # which of the methods is best, in so many words (a ranking ask; its neighbours may read a yes/no)
+        ranked_ask = (missing is not None and missing.kind == "ranking") or bool(self.leads.ranking_sides(q, [], True)[0])
+        if (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (
+                intent is Intent.scenario and not complaint)) and (act not in s.answer.fit_skip_acts or ranked_ask)
+                and (missing is None or ranked_ask)):
+            # "客户手上有不少真机数据，想让仿真更贴近他们的机器人，往哪个方向走": the situation it states (its own
+            # cue words, else its labelled neighbours') is one the card ties to a method; that method answers,
+            # not the list of all four (blind 19 b19-021, b19en-011 listed them without picking one). "没数据的话
+            # 哪个最好" asks a ranking the card does not give, but the situation it names decides it.
+            fit = self.leads.condition_of(q, reading.condition)
+            if fit is not None and not focus.anchors <= set(fit.fits):
+                fit = None  # it names a method the situation does not point to: the compare or define path answers
+            if fit is not None and ranked_ask:
+                act, focus.act, missing = "compare", "compare", None
         ranking, ranking_kind = ((), None)
-        if in_scope and not generic and act in ("compare", "overview", "how", "define", "not_in_card", "verdict"):
+        if in_scope and not generic and fit is None and act in ("compare", "overview", "how", "define", "not_in_card", "verdict"):
             # "哪种方法最好使" / "rank the four methods": the card ranks none of them; say so, then what each
             # is for (blind 14 b14-030 listed all four silently, blind 13 b13en-030 was declined as a ranking)
             named = [a for a in focus.order if a in focus.anchors] or sorted(focus.anchors)
@@ -355,7 +376,7 @@ class Answerer:
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
                     asked=question,
                     earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""),
-                    ranking=ranking, ranking_kind=ranking_kind or "")
+                    ranking=ranking, ranking_kind=ranking_kind or "", fit=fit)
 
     def _asks_story_fix(self, question: str, own: dict, history: list[Turn], last_user: int) -> bool:
         """A short turn whose only topic is the methods, naming no method, after a customer story."""
@@ -420,12 +441,15 @@ class Answerer:
         return (reading.acts.get("out_of_scope", 1.0) <= a.story_max_oos
                 and self.stories.told(qv, a.neighbour_min_cosine))
 
-    def _neighbours_out_of_scope(self, reading: Reading, reason: str, complaint: bool) -> bool:
+    def _neighbours_out_of_scope(self, reading: Reading, reason: str, complaint: bool, qv=None) -> bool:
         """The phrase rules let the question in only by a soft reason (card meta, corpus or general robotics
         words), but its nearest labelled questions are adjacent robotics topics the card does not cover; or by a
-        core term alone while its neighbours, still more surely (core_oos_veto), are another subject's questions."""
+        core term alone while its neighbours, still more surely (core_oos_veto), are another subject's questions.
+        A symptom after a change is spared only when the labelled customer stories say it is one of the card's:
+        "my SIM card stopped working after I moved it to a new phone" is a symptom after a change too (blind 19
+        b19en-027, answered with domain randomization)."""
         a = self.settings.answer
-        if complaint:
+        if complaint and (qv is None or self.stories.told(qv, a.neighbour_min_cosine)):
             return False
         # a core term lets a question in by one word; when the neighbours are nearly all labelled out of scope,
         # the word is used of another subject ("大模型微调", RL for a recommender, a racing game's physics)
@@ -717,6 +741,15 @@ class Answerer:
             line = self.leads.ranking_verdict(plan.ranking_kind, lang)
             sides = "\n".join(self._side_line(writer, _Side(a)) for a in plan.ranking)
             markdown = (f"{ledger.frame(line)}\n\n" if line else "") + sides
+        elif plan.fit is not None:
+            # the methods the card ties to the stated situation, after a line saying so (and which ones it rules
+            # out), one line each: what the method is for (data/leads.json compare_conditions, purposes)
+            writer = Writer(self.card, ledger, lang)
+            sep = "和" if lang == "zh" else " and "
+            line = plan.fit.verdict[lang].format(fit=sep.join(self._side_name(x, lang) for x in plan.fit.fits),
+                                                 against=sep.join(self._side_name(x, lang) for x in plan.fit.against))
+            sides = "\n".join(self._side_line(writer, _Side(x)) for x in plan.fit.fits)
+            markdown = f"{ledger.frame(line)}\n\n{sides}"
         elif self._asks_arc(plan):
             # "walk me through it": the card's arc, one cited line per stage (data/leads.json overview_arc)
             writer = Writer(self.card, ledger, lang)

@@ -66,6 +66,9 @@ class Condition:
     fits: tuple[str, ...]     # sections that fit the condition
     against: tuple[str, ...]  # sections the card rules out under it
     verdict: dict[str, str]   # framing per language: {fit} / {against} are the sides' names
+    id: str = ""              # the label acts.jsonl examples carry as 'condition' (read by neighbours)
+    opposite: str | None = None  # the condition it negates ("no data" / "data at hand"): an embedding hardly
+                                 # tells them apart, so such a pair is read by cue words only
 
 
 @dataclass(frozen=True)
@@ -88,16 +91,22 @@ def _conditions(raw) -> tuple[Condition, ...]:
               and all(isinstance(c["verdict"].get(k), str) for k in ("zh", "en"))
               and all(isinstance(c.get(k, []), list) and all(isinstance(x, str) for x in c.get(k, []))
                       for k in ("fits", "against")) and (c.get("fits") or c.get("against")))
-        if not ok:
-            raise AnswerDataError(f"data/leads.json {where}: needs 'cue', 'fits' and/or 'against' (anchors) and "
-                                  "'verdict' {zh, en}")
+        if not ok or not isinstance(c.get("id"), str) or not c["id"]:
+            raise AnswerDataError(f"data/leads.json {where}: needs 'id', 'cue', 'fits' and/or 'against' (anchors) "
+                                  "and 'verdict' {zh, en}")
         for lang, text in c["verdict"].items():
             names = set(re.findall(r"{(\w+)}", text))
             if not names <= {"fit", "against"} or ("against" in names and not c.get("against")):
                 raise AnswerDataError(f"data/leads.json {where}.verdict.{lang}: only {{fit}} and {{against}} "
                                       "(with an 'against' list) may be named")
         out.append(Condition(_pattern(f"{where}.cue", c.get("cue")), tuple(c.get("fits", [])),
-                             tuple(c.get("against", [])), dict(c["verdict"])))
+                             tuple(c.get("against", [])), dict(c["verdict"]), c["id"], c.get("opposite")))
+    ids = {c.id for c in out}
+    if len(ids) != len(out):
+        raise AnswerDataError("data/leads.json compare_conditions: ids must be unique")
+    for c in out:
+        if c.opposite is not None and c.opposite not in ids:
+            raise AnswerDataError(f"data/leads.json compare_conditions {c.id}: unknown opposite {c.opposite!r}")
     return tuple(out)
 
 
@@ -360,6 +369,17 @@ class Leads:
             if fit is not None and fit not in c.against and (against is not None or not c.against):
                 return c, fit, against
         return None
+
+    def condition_of(self, question: str, label: str | None = None) -> Condition | None:
+        """The condition `question` (folded) states by a cue of its own, else the one its labelled neighbours
+        read (`label`, acts.jsonl 'condition'): "客户想让仿真更贴近他们的机器人" wants the simulation to match the
+        robot, so which method fits is the card's to say. A condition with an `opposite` is never taken from
+        neighbours: "won't let us record anything" sits next to "shared a lot of recordings" (an embedding
+        hardly sees the negation), so "no data" and "data at hand" are read by their cue words only."""
+        cued = next((c for c in self.conditions if c.cue.search(question)), None)
+        if cued is not None:
+            return cued
+        return next((c for c in self.conditions if c.id == label and c.opposite is None), None)
 
     def part_verdict(self, sides: list[str], lang: str) -> tuple[str, str] | None:
         """(the part's anchor, the relation's line with {part} unfilled) when `sides` are the whole and one of its parts."""

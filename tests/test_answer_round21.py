@@ -1,0 +1,81 @@
+"""Round 21 (issue 14): a methods question that states a situation the card ties to methods ("no real data",
+"make the simulation match the robot", "conditions keep changing", "data at hand") is answered by those
+methods, after a line saying why, not by the list of all four; the situation is read from its own cue words
+or, told in other words, from labelled examples (acts.jsonl 'condition'). A symptom after a change of
+another subject (a phone's SIM card) is declined. Wordings of our own: none is in data/acts.jsonl, the
+labelled stories or a docs/blind* set (checked below)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from s2r_tutor.answer.acts import load_examples
+from s2r_tutor.answer.leads import _conditions
+from s2r_tutor.answer.story_match import load_stories
+from s2r_tutor.errors import AnswerDataError
+from s2r_tutor.settings import PROJECT_ROOT
+
+METHODS = {"domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"}
+
+# (question, the methods that answer it, the line that must open the answer)
+FITS = [
+    ("客户那边一条真机数据都采不到，我们该靠哪种方法缩小差距？", {"domain-randomization", "robust-policy"},
+     "拿不到真实数据时"),
+    ("If the customer won't let us record anything on their robots, which of the methods should we use?",
+     {"domain-randomization", "robust-policy"}, "Without real data"),
+    ("想把仿真里的质量、摩擦参数校准得跟客户那台机器一致，用什么方法", {"system-identification"}, "让仿真参数接近真实本体"),
+    # no cue word of the table: the labelled examples read the situation
+    ("The customer handed over months of telemetry from their fleet. What's the right technique to use it?",
+     {"system-identification", "real-world-fine-tuning"}, "With real data at hand"),
+]
+# a symptom after a change, of another subject: declined, while a robot's is still answered
+OTHER_SUBJECT = ["my SIM card shows no service ever since I put it in my new phone, what should I do"]
+ROBOT_STORY = "after the customer swapped in a different camera the robot keeps missing the bin, what should I check?"
+
+
+def test_these_wordings_are_our_own():
+    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
+             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
+    mine = {q for q, _, _ in FITS} | set(OTHER_SUBJECT) | {ROBOT_STORY}
+    assert not (mine & (blind | labelled))
+
+
+def method_sections(answer) -> set[str]:
+    return {c.chunk_id.split("#", 1)[-1].split(":")[0].removeprefix("related-") for c in answer.citations} & METHODS
+
+
+@pytest.mark.parametrize("question,methods,opening", FITS)
+def test_a_stated_situation_is_answered_by_the_methods_the_card_ties_to_it(tutor, question, methods, opening):
+    a = tutor.ask(question)
+    assert not a.refused, a.answer
+    assert a.answer.startswith(opening), a.answer
+    assert method_sections(a) == methods, (a.answer, [c.chunk_id for c in a.citations])
+
+
+def test_without_a_situation_every_method_is_still_listed(tutor):
+    a = tutor.ask("缩小仿真和现实差距的方法都有哪些？")
+    assert method_sections(a) == METHODS, a.answer
+
+
+def test_every_situation_has_an_id_and_labels_name_only_known_ones(tutor):
+    conditions = tutor._get_answerer().leads.conditions
+    assert {c.id for c in conditions} >= {"no-data", "match-sim", "changing", "have-data"}
+    labelled = {e.condition for e in load_examples() if e.condition}
+    assert labelled <= {c.id for c in conditions}
+    raw = [{"cue": "x", "fits": ["robust-policy"], "verdict": {"zh": "{fit}", "en": "{fit}"}}]
+    with pytest.raises(AnswerDataError, match="needs 'id'"):
+        _conditions(raw)
+
+
+@pytest.mark.parametrize("question", OTHER_SUBJECT)
+def test_a_symptom_after_a_change_of_another_subject_is_declined(tutor, question):
+    a = tutor.ask(question)
+    assert a.refused, a.answer
+
+
+def test_a_robot_symptom_after_a_change_is_still_answered(tutor):
+    a = tutor.ask(ROBOT_STORY)
+    assert not a.refused and a.citations, a.answer

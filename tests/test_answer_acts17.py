@@ -16,13 +16,12 @@ from s2r_tutor.settings import PROJECT_ROOT
 
 # Not yet: the labelled out-of-scope neighbours of these are too few, so the card's own fine-tuning / RL /
 # physics-engine questions outvote them (strict: a fix that declines them must drop the mark)
-_NOT_YET = pytest.mark.xfail(strict=True, reason="round 17: too few labelled neighbours of this subject")
 OTHER_SUBJECT = [
     "给大模型做领域微调，一般要准备多少条语料",       # fine-tuning, of a language model
     "How should I fine-tune a language model on our product manuals?",  # round 18: LLM tuning neighbours
     "大模型微调的学习率一般取多少",  # a number asked of another subject: no "the card does not give" (round 18)
     "用强化学习训练一个下围棋的 AI 思路是怎样的",  # RL, of a board game (round 20: board- and video-game RL neighbours)
-    pytest.param("赛车游戏的物理引擎参数怎么调才更像真车", marks=_NOT_YET),  # simulation, of a game
+    "赛车游戏的物理引擎参数怎么调才更像真车",  # simulation, of a game (round 21: words no reader of the card uses)
 ]
 ON_THE_CARD = [  # the same words, of this card's subject
     "真机微调到底在调什么？",

@@ -32,6 +32,14 @@ FITS = [
 ]
 # a symptom after a change, of another subject: declined, while a robot's is still answered
 OTHER_SUBJECT = ["my SIM card shows no service ever since I put it in my new phone, what should I do"]
+# in scope by a card word, about a subject no reader of the card asks about (answer/subject.py)
+UNKNOWN_SUBJECT = [pytest.param("which earplugs hold up best on a noisy factory floor?", marks=pytest.mark.xfail(
+                       strict=True, reason="one unknown word (earplug) needs an out-of-scope vote of 0.5; this one's is 0.26")),
+                   "how do I undo a helm upgrade that took our cluster down after deployment",
+                   "用 QLoRA 微调一个大语言模型要多大显存"]
+# unknown words of a reader's own, on the card's subject: still answered
+KNOWN_SUBJECT = ["Our CFO wants sim2real in plain words before he signs off. What do I say?",
+                 "We replaced the depth camera with a cheaper one and accuracy cratered on site. What do we check first?"]
 ROBOT_STORY = "after the customer swapped in a different camera the robot keeps missing the bin, what should I check?"
 
 
@@ -39,7 +47,8 @@ def test_these_wordings_are_our_own():
     blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
              for x in f.read_text("utf-8").splitlines() if x.strip()}
     labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
-    mine = {q for q, _, _ in FITS} | set(OTHER_SUBJECT) | {ROBOT_STORY}
+    unknown = {q if isinstance(q, str) else q.values[0] for q in UNKNOWN_SUBJECT}
+    mine = {q for q, _, _ in FITS} | set(OTHER_SUBJECT) | {ROBOT_STORY} | unknown | set(KNOWN_SUBJECT)
     assert not (mine & (blind | labelled))
 
 
@@ -79,3 +88,21 @@ def test_a_symptom_after_a_change_of_another_subject_is_declined(tutor, question
 def test_a_robot_symptom_after_a_change_is_still_answered(tutor):
     a = tutor.ask(ROBOT_STORY)
     assert not a.refused and a.citations, a.answer
+
+
+@pytest.mark.parametrize("question", UNKNOWN_SUBJECT)
+def test_a_card_word_in_a_question_about_an_unknown_subject_is_declined(tutor, question):
+    a = tutor.ask(question)
+    assert a.refused, a.answer
+
+
+@pytest.mark.parametrize("question", KNOWN_SUBJECT)
+def test_words_of_the_readers_own_on_the_cards_subject_are_answered(tutor, question):
+    a = tutor.ask(question)
+    assert not a.refused and a.citations, a.answer
+
+
+def test_known_words_come_from_the_card_and_the_labelled_in_scope_questions(tutor):
+    known = tutor._get_answerer().known
+    assert {"domain", "randomization", "域随机化", "customer"} <= known.known  # card (both renderings), examples
+    assert known.unknown("which headphones for the factory floor") == ["headphone"]  # singular: plurals are known words

@@ -85,6 +85,10 @@ class AnswerSettings(BaseModel):
                                         "is this close")
     condition_min_share: float = Field(0.3, ge=0, le=1, description="... and when the neighbours stating it carry this "
                                        "share of the neighbours' weight")
+    unknown_oos_vote: float = Field(0.2, ge=0, le=1, description="a question in scope by a card word with two or more "
+                                    "content words no card text, labelled in-scope question or story uses is declined "
+                                    "when its labelled neighbours' out-of-scope vote reaches this (answer/subject.py)")
+    unknown_one_oos_vote: float = Field(0.5, ge=0, le=1, description="... with one such word, at this vote")
     fit_skip_acts: list[str] = Field(default_factory=lambda: ["verdict", "not_in_card", "example", "simpler"],
                                      description="a methods question that states a situation the card ties to methods "
                                      "(leads.json compare_conditions) is answered by those methods, not all four, "

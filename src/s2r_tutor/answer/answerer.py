@@ -33,6 +33,7 @@ from .scenario_table import check_scenarios
 from .scenario_table import table as story_table
 from .scenarios import factors_for, is_story, shaped
 from .story_match import StoryMatcher, load_stories, match_factors, story_vectors
+from .subject import KnownWords
 from .select import Candidate, said_tokens, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
 from .polarity import check_statements, deciding_sentence, load_statements
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
@@ -121,6 +122,9 @@ class Answerer:
                                       f"leads.json compare_conditions has {sorted(known)}")
         stories = load_stories()
         self.stories = StoryMatcher(stories, story_vectors(stories, tutor.embedder, self.settings.index_dir))
+        card_texts = [t for c in tutor.chunks for t in (c.title, c.section, c.text, *(c.sentences_en or ()))]
+        self.known = KnownWords([*card_texts, *(e.question for e in examples if e.act != "out_of_scope"),
+                                 *(s.text for s in stories)], self.vocab.tokenizer)
 
     # -- planning ---------------------------------------------------------------------------
     def _intent_of(self, question: str, history: list[Turn], depth: int) -> tuple[Intent, str]:
@@ -235,6 +239,8 @@ class Answerer:
         own_top = not ranked or self.tutor.chunks[ranked[0].idx].doc_id == self.card.doc_id
         if in_scope and alone and own_top and self._neighbours_out_of_scope(reading, reason, complaint, qv):
             in_scope, reason = False, "neighbours-oos"  # PID tuning, motor sizing: adjacent, not on the card
+        elif in_scope and alone and own_top and self._unknown_subject(question, reading, reason, complaint, qv):
+            in_scope, reason = False, "unknown-subject"  # headphones for a factory floor, a k8s deployment
         if not in_scope and reason == "off-card" and asks_missing is not None and not ctx.is_followup and (
                 not FOREIGN_TOPICS.search(q)) and (
                 CORE_TERMS.search(q) or (reading.votes.get("out_of_scope", 1.0) <= s.answer.missing_max_oos
@@ -457,6 +463,23 @@ class Answerer:
                 else a.neighbour_oos_veto if reason in ("meta", "corpus", "corpus-weak", "weak", "deictic") else None)
         return (veto is not None and reading.votes.get("out_of_scope", 0.0) >= veto
                 and reading.best_cosine >= a.neighbour_min_cosine)
+
+    def _unknown_subject(self, question: str, reading: Reading, reason: str, complaint: bool, qv) -> bool:
+        """In scope by a card word, but about something no reader of this card has asked about: content words
+        that neither the card nor any labelled in-scope question or story uses ("best noise cancelling
+        headphones for a loud factory floor", "roll back a k8s deployment", "LoRA 大概要多少显存"; blind 20
+        b20en-025, b20en-023, b20-050, each answered with card text), and labelled neighbours that lean out
+        of scope. Two such words at `unknown_oos_vote`, one at `unknown_one_oos_vote`. Not a story the
+        labelled stories tell (a customer's words for a symptom are their own), nor an ask for what the card
+        lacks that named a simulator (reason not-in-card)."""
+        a = self.settings.answer
+        if reason in ("not-in-card", "neighbours", "story-neighbours"):
+            return False
+        if complaint and self.stories.told(qv, a.neighbour_min_cosine):
+            return False
+        unknown = self.known.unknown(question)
+        vote = reading.votes.get("out_of_scope", 0.0)
+        return (len(unknown) >= 2 and vote >= a.unknown_oos_vote) or (len(unknown) == 1 and vote >= a.unknown_one_oos_vote)
 
     def _asks_other(self, reading: Reading, complaint: bool) -> bool:
         """A not-in-card cue inside a story ("换了相机以后成功率掉了，跟 sim2real 有关系吗"): the neighbours

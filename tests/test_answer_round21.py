@@ -26,6 +26,11 @@ FITS = [
     ("If the customer won't let us record anything on their robots, which of the methods should we use?",
      {"domain-randomization", "robust-policy"}, "Without real data"),
     ("想把仿真里的质量、摩擦参数校准得跟客户那台机器一致，用什么方法", {"system-identification"}, "让仿真参数接近真实本体"),
+    # situations told with words of variety or guesswork (round 21, after blind 20 b20-019, b20-020)
+    ("每个项目的场地都千差万别，训练时该优先用哪种方法", {"robust-policy", "domain-randomization"}, "条件经常变化时"),
+    ("Site conditions are unpredictable from one customer to the next. Which of the four methods comes first?",
+     {"robust-policy", "domain-randomization"}, "When conditions keep changing"),
+    ("机械臂的质量参数都是估出来的，从来没标定过，该用什么方法", {"system-identification"}, "让仿真参数接近真实本体"),
     # no cue word of the table: the labelled examples read the situation
     ("The customer handed over months of telemetry from their fleet. What's the right technique to use it?",
      {"system-identification", "real-world-fine-tuning"}, "With real data at hand"),

@@ -350,14 +350,17 @@ class Answerer:
             act = focus.act = "define" if intent == Intent.definition else "overview"
         fit = None
         # which of the methods is best, in so many words (a ranking ask; its neighbours may read a yes/no)
-        ranked_ask = (missing is not None and missing.kind == "ranking") or bool(self.leads.ranking_sides(q, [], True)[0])
-        if (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (
-                intent is Intent.scenario and not complaint)) and (act not in s.answer.fit_skip_acts or ranked_ask)
+        ranked_ask = (missing is not None and missing.kind in ("ranking", "order")) or bool(self.leads.ranking_sides(q, [], True)[0])
+        # a question of another topic that asks for a method in so many words ("本体参数没标定准…用哪种方法最对症"
+        # reads as the robot body; blind 20 b20-019)
+        asks_method = self.leads.ranking is not None and bool(self.leads.ranking[1].search(q))
+        if (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (not complaint and (
+                intent is Intent.scenario or asks_method))) and (act not in s.answer.fit_skip_acts or ranked_ask)
                 and (missing is None or ranked_ask)):
             # "客户手上有不少真机数据，想让仿真更贴近他们的机器人，往哪个方向走": the situation it states (its own
             # cue words, else its labelled neighbours') is one the card ties to a method; that method answers,
             # not the list of all four (blind 19 b19-021, b19en-011 listed them without picking one). "没数据的话
-            # 哪个最好" asks a ranking the card does not give, but the situation it names decides it.
+            # 哪个最好" / "优先用哪种" asks a ranking or an order the card does not give, but the situation decides it.
             fit = self.leads.condition_of(q, reading.condition)
             if fit is not None and not focus.anchors <= set(fit.fits):
                 fit = None  # it names a method the situation does not point to: the compare or define path answers

@@ -77,11 +77,11 @@ def test_the_core_term_veto_is_a_setting(tutor):
 
     ans = tutor._get_answerer()
     oos = Reading("out_of_scope", {}, votes={"out_of_scope": 0.95}, best_cosine=0.95)
-    assert ans._neighbours_out_of_scope(oos, "core", complaint=False)
-    assert not ans._neighbours_out_of_scope(oos, "core", complaint=True)  # a customer's story is never vetoed
+    assert ans._neighbours_out_of_scope(oos, "core", spared=False)
+    assert not ans._neighbours_out_of_scope(oos, "core", spared=True)  # a customer's story the labelled stories tell is never vetoed
     settings = ans.settings.answer.model_copy(update={"core_oos_veto": 1.01})
     old, ans.settings = ans.settings, ans.settings.model_copy(update={"answer": settings})
     try:
-        assert not ans._neighbours_out_of_scope(oos, "core", complaint=False)
+        assert not ans._neighbours_out_of_scope(oos, "core", spared=False)
     finally:
         ans.settings = old

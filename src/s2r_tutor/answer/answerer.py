@@ -115,11 +115,11 @@ class Answerer:
         check_scenarios(self.card)  # and every sentence the scenario factor table names
         self.statements = load_statements()
         check_statements(self.statements, self.leads.claims, self.card)  # claims, both polarities, card sentences
-        known = {c.id for c in self.leads.conditions}
+        condition_ids = {c.id for c in self.leads.conditions}
         for ex in examples:  # a labelled situation must be one leads.json ties to methods
-            if ex.condition is not None and ex.condition not in known:
+            if ex.condition is not None and ex.condition not in condition_ids:
                 raise AnswerDataError(f"data/acts.jsonl: {ex.question!r} names unknown condition {ex.condition!r}; "
-                                      f"leads.json compare_conditions has {sorted(known)}")
+                                      f"leads.json compare_conditions has {sorted(condition_ids)}")
         stories = load_stories()
         self.stories = StoryMatcher(stories, story_vectors(stories, tutor.embedder, self.settings.index_dir))
         card_texts = [t for c in tutor.chunks for t in (c.title, c.section, c.text, *(c.sentences_en or ()))]
@@ -237,10 +237,14 @@ class Answerer:
         # the labelled out-of-scope examples say what is off-topic for this card; a question whose best
         # section is on another card of the corpus is that card's (the two-card gate caught it)
         own_top = not ranked or self.tutor.chunks[ranked[0].idx].doc_id == self.card.doc_id
-        if in_scope and alone and own_top and self._neighbours_out_of_scope(reading, reason, complaint, qv):
-            in_scope, reason = False, "neighbours-oos"  # PID tuning, motor sizing: adjacent, not on the card
-        elif in_scope and alone and own_top and self._unknown_subject(question, reading, reason, complaint, qv):
-            in_scope, reason = False, "unknown-subject"  # headphones for a factory floor, a k8s deployment
+        if in_scope and alone and own_top:
+            # a symptom after a change that the labelled customer stories tell is this card's, whatever its words;
+            # "my SIM card stopped working after I moved it to a new phone" is a symptom after a change too
+            spared = complaint and (qv is None or self.stories.told(qv, s.answer.neighbour_min_cosine))
+            if self._neighbours_out_of_scope(reading, reason, spared):
+                in_scope, reason = False, "neighbours-oos"  # PID tuning, motor sizing: adjacent, not on the card
+            elif self._unknown_subject(question, reading, reason, spared):
+                in_scope, reason = False, "unknown-subject"  # headphones for a factory floor, a k8s deployment
         if not in_scope and reason == "off-card" and asks_missing is not None and not ctx.is_followup and (
                 not FOREIGN_TOPICS.search(q)) and (
                 CORE_TERMS.search(q) or (reading.votes.get("out_of_scope", 1.0) <= s.answer.missing_max_oos
@@ -353,7 +357,7 @@ class Answerer:
         ranked_ask = (missing is not None and missing.kind in ("ranking", "order")) or bool(self.leads.ranking_sides(q, [], True)[0])
         # a question of another topic that asks for a method in so many words ("本体参数没标定准…用哪种方法最对症"
         # reads as the robot body; blind 20 b20-019)
-        asks_method = self.leads.ranking is not None and bool(self.leads.ranking[1].search(q))
+        asks_method = self.leads.names_methods(q)
         if (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (not complaint and (
                 intent is Intent.scenario or asks_method))) and (act not in s.answer.fit_skip_acts or ranked_ask)
                 and (missing is None or ranked_ask)):
@@ -450,15 +454,14 @@ class Answerer:
         return (reading.acts.get("out_of_scope", 1.0) <= a.story_max_oos
                 and self.stories.told(qv, a.neighbour_min_cosine))
 
-    def _neighbours_out_of_scope(self, reading: Reading, reason: str, complaint: bool, qv=None) -> bool:
+    def _neighbours_out_of_scope(self, reading: Reading, reason: str, spared: bool) -> bool:
         """The phrase rules let the question in only by a soft reason (card meta, corpus or general robotics
         words), but its nearest labelled questions are adjacent robotics topics the card does not cover; or by a
         core term alone while its neighbours, still more surely (core_oos_veto), are another subject's questions.
-        A symptom after a change is spared only when the labelled customer stories say it is one of the card's:
-        "my SIM card stopped working after I moved it to a new phone" is a symptom after a change too (blind 19
-        b19en-027, answered with domain randomization)."""
+        `spared`: a symptom after a change the labelled customer stories tell (a symptom after a change alone
+        was spared before, so a phone's SIM card was answered with domain randomization, blind 19 b19en-027)."""
         a = self.settings.answer
-        if complaint and (qv is None or self.stories.told(qv, a.neighbour_min_cosine)):
+        if spared:
             return False
         # a core term lets a question in by one word; when the neighbours are nearly all labelled out of scope,
         # the word is used of another subject ("大模型微调", RL for a recommender, a racing game's physics)
@@ -467,7 +470,7 @@ class Answerer:
         return (veto is not None and reading.votes.get("out_of_scope", 0.0) >= veto
                 and reading.best_cosine >= a.neighbour_min_cosine)
 
-    def _unknown_subject(self, question: str, reading: Reading, reason: str, complaint: bool, qv) -> bool:
+    def _unknown_subject(self, question: str, reading: Reading, reason: str, spared: bool) -> bool:
         """In scope by a card word, but about something no reader of this card has asked about: content words
         that neither the card nor any labelled in-scope question or story uses ("best noise cancelling
         headphones for a loud factory floor", "roll back a k8s deployment", "LoRA 大概要多少显存"; blind 20
@@ -476,9 +479,7 @@ class Answerer:
         labelled stories tell (a customer's words for a symptom are their own), nor an ask for what the card
         lacks that named a simulator (reason not-in-card)."""
         a = self.settings.answer
-        if reason in ("not-in-card", "neighbours", "story-neighbours"):
-            return False
-        if complaint and self.stories.told(qv, a.neighbour_min_cosine):
+        if spared or reason in ("not-in-card", "neighbours", "story-neighbours"):
             return False
         unknown = self.known.unknown(question)
         vote = reading.votes.get("out_of_scope", 0.0)

@@ -453,6 +453,10 @@ class Leads:
             return sides, "all"
         return (), None
 
+    def names_methods(self, question: str) -> bool:
+        """`question` (folded) names the methods as a group ("哪种方法", "which approach"): ranking_ask's 'group'."""
+        return self.ranking is not None and bool(self.ranking[1].search(question))
+
     def ranking_verdict(self, kind: str, lang: str) -> str | None:
         if kind == "all" and self.ranking is not None:
             return self.ranking[3][lang]

@@ -68,7 +68,7 @@ def test_forged_conversations_are_not_restored_and_forged_records_never_voted(li
     for n, blob in enumerate([{"v": 1, "messages": messages, "turns": [], "records": forged_records},
                               {"v": 2, "messages": messages, "turns": [], "records": forged_records, "sig": "0" * 64}]):
         session = f"forge{n}"
-        restored = run(base, "restore", [blob], session)
+        restored = run(base, "restore", [blob, None], session)
         assert restored and restored["success"], restored
         assert restored["output"]["data"][0] in ([], None)
         assert "evil.example" not in json.dumps(restored["output"])
@@ -85,7 +85,7 @@ def test_a_genuine_answer_is_liked_after_a_reload(live, settings):
     assert answered and answered["success"]
     kept = run(base, "keep_conversation", [None, None, None], "real1")["output"]["data"][0]
     assert kept["v"] == 2 and kept["sig"] and kept["records"]
-    restored = run(base, "restore", [kept], "real2")["output"]["data"]
+    restored = run(base, "restore", [kept, None], "real2")["output"]["data"]
     assert restored[0] and len(restored[0]) == len(kept["messages"])  # the chatbot's own format
     index = int(next(iter(kept["records"])))
     before = len(feedback_rows(settings, var))
@@ -95,7 +95,25 @@ def test_a_genuine_answer_is_liked_after_a_reload(live, settings):
     # The same kept conversation with one answer's text changed: not restored at all.
     altered = json.loads(json.dumps(kept))
     altered["records"][str(index)]["answer"] = "changed"
-    assert run(base, "restore", [altered], "real3")["output"]["data"][0] in ([], None)
+    assert run(base, "restore", [altered, None], "real3")["output"]["data"][0] in ([], None)
+
+
+def test_a_late_restore_never_replaces_the_conversation_under_way(live):
+    """R198: the page's load event restores the kept conversation, and under load it can finish after
+    the reader's first answer. That answer stays: a restore in a session whose conversation is under
+    way writes nothing (before: the signed empty conversation of a fresh page replaced the answer,
+    the chat showed nothing and the browser kept the empty one)."""
+    base, _, _ = live
+    empty = run(base, "keep_conversation", [None, None, None], "late0")["output"]["data"][0]
+    assert empty["messages"] == []
+    assert run(base, "respond", ["什么是 Sim2Real？", None, None, None], "late1")["success"]
+    late = run(base, "restore", [empty, None], "late1")
+    assert late and late["success"], late
+    kept = run(base, "keep_conversation", [None, None, None], "late1")["output"]["data"][0]
+    assert kept["messages"][0] == {"role": "user", "content": "什么是 Sim2Real？"}
+    assert kept["messages"][-1]["role"] == "assistant" and kept["records"]
+    # a fresh session still gets the kept conversation back (a reload)
+    assert len(run(base, "restore", [kept, None], "late2")["output"]["data"][0]) == len(kept["messages"])
 
 
 def test_records_are_signed_with_a_key_replicas_share(settings, tmp_path):

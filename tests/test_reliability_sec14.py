@@ -246,7 +246,7 @@ def replayed_votes(base: str, var, question: str, replays: int = 4) -> tuple[int
     like(first, True)
     for i in range(replays):
         session = f"n3replay{tag}x{i}"
-        restored = _event(base, "restore", [kept], session)["output"]["data"]
+        restored = _event(base, "restore", [kept, None], session)["output"]["data"]
         assert restored[0] and len(restored[0]) == len(kept["messages"])  # the reload still restores it
         like(session, i < replays - 1)
     mine = [r for r in log.votes() if r["question"] == question]

@@ -237,6 +237,6 @@ def test_r197_a_body_of_many_json_containers_is_refused_before_it_is_parsed(live
                         "citations": ["04-08#intro", "04-08#summary", "04-08#notes"], "sig": "0" * 64}
                for i in range(1, SAVED_MESSAGES, 2)}
     kept = saved_conversation(messages, [{"q": "q", "topic": ["a"]}] * 10, records)
-    body = _body(events["restore"], [kept], "r197kept")
+    body = _body(events["restore"], [kept, None], "r197kept")
     assert _containers(json.dumps(body).encode(), limit) < limit / 4
     assert httpx.post(base + "/gradio_api/queue/join", json=body, timeout=30).status_code == 200

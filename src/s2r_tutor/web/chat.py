@@ -275,7 +275,11 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
     def keep_conversation(messages: list, turns: list, records: dict) -> dict[str, Any]:
         return saved_conversation(messages, turns, records, key)
 
-    def restore(saved: Any) -> tuple[list, list, list, dict]:
+    def restore(saved: Any, current: Any) -> tuple[Any, Any, Any, Any]:
+        # The page's load event can finish after the reader's first answer (a slow first load under
+        # load): a conversation already under way in this session is never replaced by the kept one.
+        if isinstance(current, list) and current:
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip()
         return restored_conversation(saved, key)
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
@@ -338,7 +342,7 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
         chatbot.option_select(_selected_text, None, box).then(respond, **chat_io).then(**keep)
         chatbot.like(on_like, [records], None)
         chatbot.clear(reset, None, [chatbot, messages, turns, records, saved])  # the chatbot's trash icon
-        demo.load(restore, [saved], [chatbot, messages, turns, records], show_progress="hidden",
+        demo.load(restore, [saved, messages], [chatbot, messages, turns, records], show_progress="hidden",
                   concurrency_limit=None, api_visibility="private")
     return demo
 

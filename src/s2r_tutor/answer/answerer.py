@@ -16,7 +16,7 @@ from ..text import detect_language, sentences
 from ..retrieval.tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, clause_vectors, example_vectors, load_cues, load_examples
 from .card import CardView, Writer, unnumber
-from .compose import BUILDERS, check_builders
+from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
@@ -893,7 +893,14 @@ class Answerer:
                 topic = claim.topic
             template = self.templates.get(topic.value, lang)
             ledger.frame(template.framing())
-            values = BUILDERS[topic](writer, plan.focus)
+            focus = plan.focus
+            if topic is Intent.related and not focus.anchors and plan.act != "overview" and lead:
+                # a question about one related concept, which its lead answers: the body is that concept's,
+                # not the list of all three and the card's roadmap (blind 20 b20-004, b20-028 padded so)
+                cited = {c.chunk_id.partition("#")[2] for c in ledger.all() if f"[{c.marker}]" in lead}
+                if one := cited & set(RELATED_ANCHORS):
+                    focus = replace(focus, anchors=one)
+            values = BUILDERS[topic](writer, focus)
             body = template.render(**values)
             if side_heads:
                 # one line per side: the builder's own line of a side the lead already answers (its 示例 line)

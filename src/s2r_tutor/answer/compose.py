@@ -173,16 +173,20 @@ def _quick_memory(w: Writer, f: Focus) -> dict[str, str]:
                           w.bullet("summary", *w.card.sents("summary")[:1]))}
 
 
-_RELATED = ["related-simulation", "related-domain-randomization", "related-robot-data"]
+RELATED_ANCHORS = ["related-simulation", "related-domain-randomization", "related-robot-data"]
 
 
 def _related(w: Writer, f: Focus) -> dict[str, str]:
-    chosen = [a for a in _RELATED if a in f.anchors] or _RELATED
-    deep = len(chosen) < len(_RELATED)
+    chosen = [a for a in RELATED_ANCHORS if a in f.anchors] or RELATED_ANCHORS
+    deep = len(chosen) < len(RELATED_ANCHORS)
     concepts = [w.bullet(a, *(w.card.sents(a)[:2] if deep else w.card.sents(a)[:1]),
                          label=label(w.lang, a, w.card.heading(a))) for a in chosen]
+    if deep:
+        # one or two concepts asked about: their lines are the answer, under no heading announcing the list
+        return {"heading": "", "concepts": lines(*concepts), "cards": ""}
     cards = [re.sub(r"\s*→\s*$", "", s) for s in w.card.sents("related-knowledge")]
-    return {"concepts": lines(*concepts), "cards": "" if deep else w.bullet("related-knowledge", *cards, sep="；")}
+    return {"heading": w.ledger.frame(f"**{label(w.lang, 'related-heading')}**"), "concepts": lines(*concepts),
+            "cards": w.bullet("related-knowledge", *cards, sep="；")}
 
 
 BUILDERS: dict[Intent, Callable[[Writer, Focus], dict[str, str]]] = {
@@ -207,7 +211,7 @@ def check_builders(card) -> None:
     if card.chunk("summary") is None or card.chunk("reality-gap") is None:
         return
     w = StrictWriter(card)
-    anchors = [*METHOD_ANCHORS, *ASPECT_ANCHORS, "world-model", "notes", *_RELATED]
+    anchors = [*METHOD_ANCHORS, *ASPECT_ANCHORS, "world-model", "notes", *RELATED_ANCHORS]
     for intent, build in BUILDERS.items():
         variants = [Focus(question=q, act="check_first") for q in _PROBES] + [Focus(question=_PROBES[0], act="why", followup=True)] \
             if intent is Intent.scenario else \

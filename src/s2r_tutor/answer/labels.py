@@ -17,6 +17,7 @@ LABELS: dict[str, dict[str, str]] = {
         "sc-patterns": "像卡片里的哪个场景", "sc-factors": "可能的差距因素", "sc-checks": "下一步检查什么",
         "sc-why": "为什么会这样",
         "side-summary": "Sim2Real", "side-related-simulation": "机器人仿真",
+        "related-heading": "和 Sim2Real 相关的概念",
     },
     "en": {
         "one-sentence": "In one sentence", "intro": "The card's lead", "check": "Reality as the test",
@@ -30,6 +31,7 @@ LABELS: dict[str, dict[str, str]] = {
         "data": "Data", "validation": "Real-robot validation",
         "closest": "The section closest to your question",
         "side-summary": "Sim2Real", "side-related-simulation": "Robot simulation",
+        "related-heading": "Concepts related to Sim2Real:",
         "sc-patterns": "Which card scenario it resembles", "sc-factors": "Likely gap factors",
         "sc-checks": "What to check next", "sc-why": "Why this happens",
         # English names for the card's headings (the Chinese heading follows in the answer)

@@ -173,8 +173,9 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             # a whole lead sentence repeated inside a longer line is taken out of it (a clause is not)
             if p in u.text and p[-1] in "。！？" and core(u.text.replace(p, "")):
                 u.text = re.sub(r"\s{2,}", " ", u.text.replace(p, ""))
-            elif lead_first and (f"{p}；" in u.text or f"；{p}" in u.text):
-                # an item of a "；" list the verdict already says
+            elif f"{p}；" in u.text or f"；{p}" in u.text:
+                # an item of a "；" list the lead already says (a verdict's sentence; the table row an
+                # example quotes: blind 20 b20-055 said "经常先在仿真中训练…" in its lead and again in its row)
                 rest = u.text.replace(f"{p}；", "") if f"{p}；" in u.text else u.text.replace(f"；{p}", "")
                 if core(rest):
                     u.text = rest

@@ -24,7 +24,7 @@ ALLOWED: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     Intent.why_hard.value: "points closing",
     Intent.scenario.value: "body",
     Intent.quick_memory.value: "points core",
-    Intent.related.value: "concepts cards",
+    Intent.related.value: "heading concepts cards",
     "generic": "title points",  # answer/generic.py: any card, any intent
     "llm": "language question sources",
 }.items()}

@@ -1,0 +1,67 @@
+"""Round 22 (issue 14, after blind set 20): two misconceptions the card corrects in one word ("fine-tuning
+needs a huge real dataset": the card says a small amount; "a robust policy copes with any environment": the
+card says a certain degree) are answered with the verdict first, read from labelled questions (acts.jsonl
+claims finetune-much, robust-anything); a question about one related concept is answered by that concept,
+not by the list of all three and the card's roadmap; a lead sentence is not said again as an item of a
+body line. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from s2r_tutor.answer.acts import load_examples
+from s2r_tutor.settings import PROJECT_ROOT
+
+# (question, the verdict line it opens with, the card section that decides it)
+MISCONCEPTIONS = [
+    ("真机微调得收集成千上万条真实数据吧", "**不用大量", "real-world-fine-tuning"),
+    ("real-world fine-tuning only works with a massive real dataset, right?", "**Not a large amount",
+     "real-world-fine-tuning"),
+    ("有了鲁棒策略，换到什么工况都没问题了吧", "**不是什么环境都能扛", "robust-policy"),
+    ("a robust policy makes the robot immune to any change in conditions, right?", "**No, not every environment",
+     "robust-policy"),
+]
+# one related concept asked about: its own lines, no list heading, no roadmap of other cards
+ONE_CONCEPT = [("现场回传的运行数据能帮上什么忙", "related-robot-data"),
+               ("what is robot operating data good for in sim2real?", "related-robot-data")]
+ROADMAP = ("04-04", "什么是机器人本体", "What is a robot body")
+EXAMPLE = "给我举个例子，说明强化学习和sim2real怎么配合"
+
+
+def test_these_wordings_are_our_own():
+    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
+             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    labelled = {e.question for e in load_examples()}
+    mine = {q for q, _, _ in MISCONCEPTIONS} | {q for q, _ in ONE_CONCEPT} | {EXAMPLE}
+    assert not (mine & (blind | labelled))
+
+
+@pytest.mark.parametrize("question,verdict,section", MISCONCEPTIONS)
+def test_a_misconception_gets_its_verdict_first_and_the_sentence_that_decides_it(tutor, question, verdict, section):
+    a = tutor.ask(question)
+    assert not a.refused and a.act == "verdict", a.answer
+    assert a.answer.startswith(verdict), a.answer
+    assert a.citations[0].chunk_id == f"04-08#{section}", [c.chunk_id for c in a.citations]
+
+
+@pytest.mark.parametrize("question,section", ONE_CONCEPT)
+def test_one_related_concept_is_answered_by_that_concept_alone(tutor, question, section):
+    a = tutor.ask(question)
+    assert not a.refused and a.citations[0].chunk_id == f"04-08#{section}", a.answer
+    assert not any(x in a.answer for x in ROADMAP), a.answer
+    assert "相关的概念" not in a.answer and "Concepts related" not in a.answer, a.answer
+
+
+def test_asked_for_the_related_concepts_the_list_and_the_roadmap_stay(tutor):
+    a = tutor.ask("和 Sim2Real 相关的概念都有哪些？")
+    cited = {c.chunk_id for c in a.citations}
+    assert {"04-08#related-simulation", "04-08#related-domain-randomization", "04-08#related-robot-data"} <= cited
+    assert "04-04" in a.answer and "和 Sim2Real 相关的概念" in a.answer, a.answer
+
+
+def test_a_lead_sentence_is_not_said_again_as_an_item_of_a_body_line(tutor):
+    a = tutor.ask(EXAMPLE)
+    assert a.answer.count("经常先在仿真中训练") == 1, a.answer
+    assert "可以在仿真或真实环境中训练" in a.answer  # the row keeps its other items

@@ -3,7 +3,11 @@ needs a huge real dataset": the card says a small amount; "a robust policy copes
 card says a certain degree) are answered with the verdict first, read from labelled questions (acts.jsonl
 claims finetune-much, robust-anything); a question about one related concept is answered by that concept,
 not by the list of all three and the card's roadmap; a lead sentence is not said again as an item of a
-body line. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+body line. Then: the labelled yes/no questions about RL carry the claim they test (only-for-RL, the same
+thing, where RL trains); a follow-up that names its own topic does not take the earlier topic's claim; a
+customer reply gets a verdict line only when a yes/no question is asked (or quoted); world models against
+language models and a robot's battery life are out of scope. Wordings of our own: none is in
+data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -28,13 +32,24 @@ ONE_CONCEPT = [("现场回传的运行数据能帮上什么忙", "related-robot-
                ("what is robot operating data good for in sim2real?", "related-robot-data")]
 ROADMAP = ("04-04", "什么是机器人本体", "What is a robot body")
 EXAMPLE = "给我举个例子，说明强化学习和sim2real怎么配合"
+# (question, the verdict line it opens with, or None: no verdict line)
+RL_VERDICTS = [("Sim2Real 是不是非得配合强化学习才能用", "**不是。**"),
+               ("if a team doesn't do reinforcement learning, is sim2real irrelevant to them?", "**No, not only for RL"),
+               ("客户问“sim2real 说白了就是强化学习吧？”我该怎么回", "**不是一回事。**"),
+               ("客户想知道 RL 和 Sim2Real 分别负责什么，我该怎么介绍", None)]
+RL_TURN = [{"role": "user", "content": "强化学习跟 Sim2Real 有啥关系"},
+           {"role": "assistant", "content": "强化学习常在仿真里训练，再通过 Sim2Real 部署到真机；两者解决不同的问题。"}]
+WORLD_MODEL_AFTER_RL = "那世界模型跟它又是啥关系"
+OUT_OF_SCOPE = ["大语言模型算不算世界模型", "冬天户外巡检机器人电量掉得飞快，怎么办",
+                "how long does a humanoid's battery last on one charge?"]
 
 
 def test_these_wordings_are_our_own():
     blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
              for x in f.read_text("utf-8").splitlines() if x.strip()}
     labelled = {e.question for e in load_examples()}
-    mine = {q for q, _, _ in MISCONCEPTIONS} | {q for q, _ in ONE_CONCEPT} | {EXAMPLE}
+    mine = {q for q, _, _ in MISCONCEPTIONS} | {q for q, _ in ONE_CONCEPT} | {EXAMPLE} | {q for q, _ in RL_VERDICTS} \
+        | {WORLD_MODEL_AFTER_RL} | set(OUT_OF_SCOPE)
     assert not (mine & (blind | labelled))
 
 
@@ -65,3 +80,25 @@ def test_a_lead_sentence_is_not_said_again_as_an_item_of_a_body_line(tutor):
     a = tutor.ask(EXAMPLE)
     assert a.answer.count("经常先在仿真中训练") == 1, a.answer
     assert "可以在仿真或真实环境中训练" in a.answer  # the row keeps its other items
+
+
+@pytest.mark.parametrize("question,verdict", RL_VERDICTS)
+def test_an_rl_claim_gets_its_own_verdict_and_a_reply_only_to_a_yes_no_question(tutor, question, verdict):
+    a = tutor.ask(question)
+    assert not a.refused and a.citations[0].chunk_id == "04-08#rl-vs-sim2real", a.answer
+    if verdict is None:
+        assert not a.answer.startswith("**"), a.answer  # no verdict line before the card's sentence
+    else:
+        assert a.answer.startswith(verdict), a.answer
+
+
+def test_a_follow_up_naming_its_own_topic_does_not_take_the_earlier_topics_claim(tutor):
+    a = tutor.ask(WORLD_MODEL_AFTER_RL, RL_TURN)
+    assert a.citations[0].chunk_id == "04-08#physical-system", a.answer
+    assert a.answer.startswith("世界模型"), a.answer
+
+
+@pytest.mark.parametrize("question", OUT_OF_SCOPE)
+def test_world_models_against_language_models_and_battery_life_are_out_of_scope(tutor, question):
+    a = tutor.ask(question)
+    assert a.refused, a.answer

@@ -58,6 +58,7 @@ class Reading:
     votes: dict[str, float] = field(default_factory=dict)  # the neighbours' act vote alone (no cue weight), sums to 1
     claim_cued: bool = False  # the claim was named by its own cue in a yes/no question (data/leads.json), not by neighbours
     condition: str | None = None  # the situation most neighbours state, when they are close (acts.jsonl 'condition')
+    claims: tuple[str, ...] = ()  # every claim the yes/no neighbours read clearly enough, strongest first (`claim`)
 
 
 def _data_path(name: str):
@@ -140,6 +141,11 @@ class ActReader:
         """`clauses`: `clause_vectors` of the examples, and `embed` (texts -> query vectors, the tutor's
         embedder) for a long question's own ask clause; without them the whole question is read alone."""
         self.examples, self.vectors, self.cues, self.s = examples, vectors, cues, settings
+        # the topics each claim's labelled questions are about (a claim is tested within its own topic)
+        self.claim_topics: dict[str, set[str]] = {}
+        for e in examples:
+            if e.claim and e.intent:
+                self.claim_topics.setdefault(e.claim, set()).add(e.intent)
         self.clauses, self.embed = clauses, embed
 
     def cue_acts(self, question: str) -> set[str]:
@@ -150,7 +156,7 @@ class ActReader:
         """`exclude`: leave this exact question out of the neighbours (leave-one-out measurement)."""
         acts = dict.fromkeys(ACTS, 0.0)
         intents: dict[str, float] = {}
-        claim, best, condition = None, 0.0, None
+        claim, best, condition, claims_read = None, 0.0, None, ()
         claim_votes: dict[str | None, float] = {}
         claim_best: dict[str | None, float] = {}
         if qv is not None and len(self.examples):
@@ -168,12 +174,14 @@ class ActReader:
             # the yes/no neighbours vote on which claim is tested: one far neighbour's claim does not lead
             # when nearer yes/no examples test another or (clearly) none (blind 9 b9-084 got
             # "不是。同一套算法…" from its fourth neighbour; b9-063 tied two claims at the first)
-            claims = {c: v for c, v in claim_votes.items() if c is not None}
-            if claims:
-                won = max(claims, key=lambda c: claims[c])
-                # many labelled yes/no questions carry no claim: "none" vetoes only when it clearly outvotes
-                if claim_best[won] >= self.s.claim_min_cosine and claim_votes.get(None, 0.0) < 2 * claims[won]:
-                    claim = won
+            # many labelled yes/no questions carry no claim: "none" vetoes only when it clearly outvotes
+            read = sorted((c for c, v in claim_votes.items() if c is not None and claim_best[c] >= self.s.claim_min_cosine
+                           and claim_votes.get(None, 0.0) < 2 * v), key=lambda c: -claim_votes[c])
+            strongest = max((c for c in claim_votes if c is not None), key=lambda c: claim_votes[c], default=None)
+            # the claim is the strongest one, when it is read clearly; the others stand by for the topic
+            # the plan settles on (answerer: a claim is about its own topic)
+            claims_read = tuple(read) if read and read[0] == strongest else ()
+            claim = claims_read[0] if claims_read else None
             z = sum(intents.values())
             intents = {k: v / z for k, v in intents.items()} if z else {}
             condition = self._condition(sims, top, weights)
@@ -194,7 +202,7 @@ class ActReader:
         for a in self.cue_acts(question):
             acts[a] += self.s.cue_weight
         act = max(ACTS, key=lambda a: (acts[a], -ACTS.index(a)))
-        return Reading(act, acts, intents, claim, best, votes, condition=condition)
+        return Reading(act, acts, intents, claim, best, votes, condition=condition, claims=claims_read)
 
     def _condition(self, sims: np.ndarray, top: np.ndarray, weights: list[float]) -> str | None:
         """The condition most of the neighbours' weight states, when one of them is close: a "which method

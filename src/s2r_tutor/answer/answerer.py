@@ -42,6 +42,8 @@ from .templates import Templates
 from .vocab import CorpusVocab
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# a question quoted inside the reader's: the customer's own words
+_QUOTED = re.compile(r"[“\"「『]([^”\"」』]{2,}?)[”\"」』]")
 log = logging.getLogger("s2r_tutor.answer")
 _MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
 SUMMARY_INTENTS = frozenset({Intent.quick_memory})  # a short turn naming only these asks for the earlier topic's gist
@@ -312,6 +314,14 @@ class Answerer:
             focus.anchors = set(focus.excepted) if len(focus.excepted) >= 2 else focus.excepted | focus.anchors
             focus.order = mention_order(question, focus.anchors)
             focus.excepted = set()
+        if ctx.is_followup and specific and reading.claim is not None \
+                and intent.value not in self.acts.claim_topics.get(reading.claim, {intent.value}):
+            # a follow-up that names a topic of its own is read on the earlier topic + its words: a claim of the
+            # earlier topic is not its claim ("那世界模型又跟它是什么关系" after an RL turn got "RL ≠ Sim2Real" once
+            # the RL claims had more labelled questions). Only here: claims span topics (perfect-sim is labelled
+            # why_hard and asked as reality_gap), so a first turn keeps the claim its neighbours read
+            reading.claim = next((c for c in reading.claims[1:]
+                                  if intent.value in self.acts.claim_topics.get(c, {intent.value})), None)
         cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
         if cued is not None and reading.claim not in (None, cued):
             # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
@@ -802,6 +812,10 @@ class Answerer:
                 # blind 8 b8-036); a verdict line the card does not state is only given on the question's own.
                 # The claim's card sentences still may lead (they are checked for fit like any fixed lead).
                 claim = replace(claim, verdict=None)
+            elif claim is not None and claim.verdict and plan.act == "customer_reply" and not self._asks_yes_no(plan.asked):
+                # how to answer a customer who asks no yes/no question ("RL 和 Sim2Real 各管啥，给我个能跟客户讲的
+                # 说法", blind 20 b20-024): the claim's sentences answer it, a "不是一回事。" answers nothing asked
+                claim = replace(claim, verdict=None)
             keys = plan.focus.anchors
             if plan.act == "compare" and plan.focus.claim and (f"{plan.intent.value}:{plan.focus.claim}", "compare") in self.leads.leads:
                 keys = keys | {plan.focus.claim}  # the claim's own lead for its comparison form (leads.json)
@@ -958,6 +972,12 @@ class Answerer:
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
+
+    def _asks_yes_no(self, asked: str) -> bool:
+        """The question has the yes/no shape (data/leads.json yes_no_shape), or quotes a question (the customer's
+        own words: 客户问“…吗”, asked "so it just means copying …?"): the verdict answers what the customer asked."""
+        shaped = (lambda x: self.leads.yes_no is not None and bool(self.leads.yes_no.search(fold(x))))
+        return shaped(asked) or any(x.rstrip().endswith(("?", "？")) or shaped(x) for x in _QUOTED.findall(asked))
 
     def _asks_arc(self, plan: Plan) -> bool:
         """An overview of the card's own topic, or one asked in so many words while the act read is a customer

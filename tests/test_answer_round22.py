@@ -40,6 +40,7 @@ RL_VERDICTS = [("Sim2Real 是不是非得配合强化学习才能用", "**不是
 RL_TURN = [{"role": "user", "content": "强化学习跟 Sim2Real 有啥关系"},
            {"role": "assistant", "content": "强化学习常在仿真里训练，再通过 Sim2Real 部署到真机；两者解决不同的问题。"}]
 WORLD_MODEL_AFTER_RL = "那世界模型跟它又是啥关系"
+DEFINE = ["sim2real 这个概念到底指的是啥，跟我说说", "so what does sim2real actually refer to?"]
 OUT_OF_SCOPE = ["大语言模型算不算世界模型", "冬天户外巡检机器人电量掉得飞快，怎么办",
                 "how long does a humanoid's battery last on one charge?"]
 
@@ -49,7 +50,7 @@ def test_these_wordings_are_our_own():
              for x in f.read_text("utf-8").splitlines() if x.strip()}
     labelled = {e.question for e in load_examples()}
     mine = {q for q, _, _ in MISCONCEPTIONS} | {q for q, _ in ONE_CONCEPT} | {EXAMPLE} | {q for q, _ in RL_VERDICTS} \
-        | {WORLD_MODEL_AFTER_RL} | set(OUT_OF_SCOPE)
+        | {WORLD_MODEL_AFTER_RL} | set(OUT_OF_SCOPE) | set(DEFINE)
     assert not (mine & (blind | labelled))
 
 
@@ -102,3 +103,11 @@ def test_a_follow_up_naming_its_own_topic_does_not_take_the_earlier_topics_claim
 def test_world_models_against_language_models_and_battery_life_are_out_of_scope(tutor, question):
     a = tutor.ask(question)
     assert a.refused, a.answer
+
+
+@pytest.mark.parametrize("question", DEFINE)
+def test_a_definition_does_not_restate_itself_with_the_cards_subtitle(tutor, question):
+    a = tutor.ask(question)
+    assert a.citations[0].chunk_id == "04-08#summary", a.answer
+    assert "04-08#intro" not in {c.chunk_id for c in a.citations}, a.answer
+    assert "卡片导语" not in a.answer and "The card's lead" not in a.answer, a.answer

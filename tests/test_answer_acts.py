@@ -257,6 +257,8 @@ _KNOWN_COINCIDENCES = {
     "walk me through the pipeline from sim training to real deployment",
     # labelled in earlier rounds (src written / tests) before blind 15 (b15) typed the same two generic asks
     "What is Sim2Real?", "举个例子",
+    # labelled from tests/eval/holdout3 (round 8) before blind 21's writer typed the same words (b21-050)
+    "reality gap 中文咋说",
     # labelled from tests/eval/holdout3.jsonl (h3-zh-03) long before blind 17's writer typed the same words
     "强化学习和sim2real不是一回事吗？客户老混着说",
 }

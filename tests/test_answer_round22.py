@@ -41,6 +41,15 @@ RL_TURN = [{"role": "user", "content": "强化学习跟 Sim2Real 有啥关系"},
            {"role": "assistant", "content": "强化学习常在仿真里训练，再通过 Sim2Real 部署到真机；两者解决不同的问题。"}]
 WORLD_MODEL_AFTER_RL = "那世界模型跟它又是啥关系"
 DEFINE = ["sim2real 这个概念到底指的是啥，跟我说说", "so what does sim2real actually refer to?"]
+# after blind 21 (measured, then dev): a ranking asked of the methods the answer before listed, in a few words
+METHODS_TURN = {"zh": [{"role": "user", "content": "缩小仿真和现实差距的方法有哪些"},
+                       {"role": "assistant", "content": "卡片给了四种：域随机化、系统辨识、真机微调、鲁棒策略。"}],
+                "en": [{"role": "user", "content": "what are the ways to close the sim-to-real gap"},
+                       {"role": "assistant", "content": "Four: domain randomization, system identification, "
+                                                        "real-world fine-tuning and robust policy."}]}
+RANK_FOLLOWUPS = [("zh", "哪个效果最好？", "卡片没有给这几种方法排优劣"),
+                  ("en", "which of them is best?", "The card does not rank these methods")]
+HEADING_ASK = "「可控」這一條到底指啥？"
 OUT_OF_SCOPE = ["大语言模型算不算世界模型", "冬天户外巡检机器人电量掉得飞快，怎么办",
                 "how long does a humanoid's battery last on one charge?"]
 
@@ -50,7 +59,7 @@ def test_these_wordings_are_our_own():
              for x in f.read_text("utf-8").splitlines() if x.strip()}
     labelled = {e.question for e in load_examples()}
     mine = {q for q, _, _ in MISCONCEPTIONS} | {q for q, _ in ONE_CONCEPT} | {EXAMPLE} | {q for q, _ in RL_VERDICTS} \
-        | {WORLD_MODEL_AFTER_RL} | set(OUT_OF_SCOPE) | set(DEFINE)
+        | {WORLD_MODEL_AFTER_RL} | set(OUT_OF_SCOPE) | set(DEFINE) | {q for _, q, _ in RANK_FOLLOWUPS} | {HEADING_ASK}
     assert not (mine & (blind | labelled))
 
 
@@ -111,3 +120,17 @@ def test_a_definition_does_not_restate_itself_with_the_cards_subtitle(tutor, que
     assert a.citations[0].chunk_id == "04-08#summary", a.answer
     assert "04-08#intro" not in {c.chunk_id for c in a.citations}, a.answer
     assert "卡片导语" not in a.answer and "The card's lead" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("lang,question,opening", RANK_FOLLOWUPS)
+def test_a_ranking_asked_of_the_methods_just_listed_is_answered_unranked(tutor, lang, question, opening):
+    a = tutor.ask(question, METHODS_TURN[lang])
+    assert not a.refused, a.answer
+    assert a.answer.startswith(opening), a.answer
+    cited = {c.chunk_id.removeprefix("04-08#").removeprefix("related-") for c in a.citations}
+    assert {"domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"} <= cited
+
+
+def test_a_question_about_a_cards_own_heading_is_answered(tutor):
+    a = tutor.ask(HEADING_ASK)  # traditional characters; 可控 is the card's heading D, not control theory
+    assert not a.refused and a.citations[0].chunk_id == "04-08#why-simulation-control", a.answer

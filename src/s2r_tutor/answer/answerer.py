@@ -42,6 +42,9 @@ from .templates import Templates
 from .vocab import CorpusVocab
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# what a short turn may ask of the earlier topic by its own neighbours: a follow-up act, or what the card lacks
+# ("哪个最好？" / "which one is best?" after the methods: a ranking of them, blind 21 b21-023, b21en-015)
+_ASKED_OF_EARLIER = FOLLOWUP_ACTS | {"not_in_card"}
 # a question quoted inside the reader's: the customer's own words
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{2,}?)[”\"」』]")
 log = logging.getLogger("s2r_tutor.answer")
@@ -257,7 +260,7 @@ class Answerer:
             # asks a number of the language model, not of the card's fine-tuning (blind 16 b16-054)
             in_scope, reason = True, "not-in-card"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
-            if specific or continues(question) or ordinal(question) is not None or reading.act in FOLLOWUP_ACTS:
+            if specific or continues(question) or ordinal(question) is not None or reading.act in _ASKED_OF_EARLIER:
                 in_scope, reason = True, "follow-up"
         if not ctx.is_followup and users and as_followup is None and (
                 (not in_scope and reason in ("no-term", "weak-low")) or (reason == "neighbours" and not complaint)):
@@ -385,7 +388,8 @@ class Answerer:
             # "哪种方法最好使" / "rank the four methods": the card ranks none of them; say so, then what each
             # is for (blind 14 b14-030 listed all four silently, blind 13 b13en-030 was declined as a ranking)
             named = [a for a in focus.order if a in focus.anchors] or sorted(focus.anchors)
-            ranking, ranking_kind = self.leads.ranking_sides(fold(question), named, intent is Intent.methods)
+            ranking, ranking_kind = self.leads.ranking_sides(fold(question), named, intent is Intent.methods,
+                                                             prev_intent is Intent.methods)
             if ranking and len(ranking) == 2 and self.leads.condition(fold(question), list(ranking)) is not None:
                 ranking, ranking_kind = (), None  # a condition the card ties to a side: the compare path answers it
             if ranking and (missing is None or missing.kind == "ranking"):
@@ -436,7 +440,7 @@ class Answerer:
         if qv is None:  # no act of its own, the cue words decided
             return None
         own = self.acts.read(qv, question)
-        if own.act in FOLLOWUP_ACTS and own.votes.get("out_of_scope", 0.0) < self.settings.answer.followup_own_max_oos:
+        if own.act in _ASKED_OF_EARLIER and own.votes.get("out_of_scope", 0.0) < self.settings.answer.followup_own_max_oos:
             return own.act
         return None
 

@@ -437,10 +437,12 @@ class Leads:
                 return True
         return False
 
-    def ranking_sides(self, question: str, named: list[str], grouped: bool) -> tuple[tuple[str, ...], str | None]:
+    def ranking_sides(self, question: str, named: list[str], grouped: bool,
+                      implied: bool = False) -> tuple[tuple[str, ...], str | None]:
         """(sides, verdict per language key) when `question` (folded) asks which of the ranked sides is best
         or to rank them: the sides it names in its order when two or more, else every side when it names
-        them as a group (`grouped`: the question's topic is theirs) — ((), None) when it asks no ranking."""
+        them as a group or follows a turn about them (`implied`: "哪个最好？" after "缩小差距有哪几种方法")
+        (`grouped`: the question's topic is theirs) — ((), None) when it asks no ranking."""
         if self.ranking is None:
             return (), None
         cue, group, sides, _ = self.ranking
@@ -449,7 +451,7 @@ class Leads:
         mine = [x for x in named if x in sides]
         if len(mine) >= 2:
             return tuple(mine), "two" if len(mine) == 2 else "all"
-        if grouped and group.search(question):
+        if grouped and (implied or group.search(question)):
             return sides, "all"
         return (), None
 

@@ -10,6 +10,7 @@ import statistics
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import ACTS, load_cues, load_examples
 from s2r_tutor.answer.card import CardView
 from s2r_tutor.answer.finalize import final_render, to_simplified
@@ -268,12 +269,7 @@ def test_labelled_examples_do_not_copy_a_graded_blind_set():
     """docs/blind*/ hold the sets graded blind; a question copied from one into data/acts.jsonl would make
     that set (and any later rerun of it) measure memory, not generalisation. tests/eval/holdout{,2,3} were
     folded into the examples on purpose (their rows say so in `src`), so only the graded sets are checked."""
-    asked = {
-        json.loads(line)["question"].strip()
-        for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-        for line in f.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    }
+    asked = blind_questions()
     copied = {e.question.strip() for e in load_examples()} & asked
     assert asked and copied <= _KNOWN_COINCIDENCES, sorted(copied - _KNOWN_COINCIDENCES)
 

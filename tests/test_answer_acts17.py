@@ -6,13 +6,12 @@ the not-in-card table, not memory."""
 from __future__ import annotations
 
 import functools
-import json
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import load_examples
 from s2r_tutor.answer.refusal import REFUSAL
-from s2r_tutor.settings import PROJECT_ROOT
 
 # Not yet: the labelled out-of-scope neighbours of these are too few, so the card's own fine-tuning / RL /
 # physics-engine questions outvote them (strict: a fix that declines them must drop the mark)
@@ -44,8 +43,7 @@ def ask(tutor):
 
 
 def test_these_wordings_are_our_own():
-    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    blind = blind_questions()
     labelled = {e.question for e in load_examples()}
     mine = [*(q if isinstance(q, str) else q.values[0] for q in OTHER_SUBJECT), *ON_THE_CARD, *(q for q, _, _ in MISSING)]
     assert not (set(mine) & (blind | labelled))

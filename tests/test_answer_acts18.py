@@ -4,12 +4,11 @@ the overview walks the card's arc. Wordings of our own: none is in data/acts.jso
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import load_examples
-from s2r_tutor.settings import PROJECT_ROOT
 
 DECK = ["周五要给客户做个 sim2real 分享，帮我列个提纲",
         "need slides on sim2real for a client workshop, what goes on each one?",
@@ -17,8 +16,7 @@ DECK = ["周五要给客户做个 sim2real 分享，帮我列个提纲",
 
 
 def test_these_wordings_are_our_own():
-    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    blind = blind_questions()
     assert not (set(DECK) & (blind | {e.question for e in load_examples()}))
 
 

@@ -6,12 +6,11 @@ the earlier topic's (strict xfail; a subject check was tried and reverted, docs/
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import load_examples
-from s2r_tutor.settings import PROJECT_ROOT
 
 FIRST = {"zh": "什么是 Reality Gap？", "en": "What is the reality gap?"}
 GIST = [("zh", "能一句话说完吗"), ("zh", "总结下"), ("en", "tldr pls"), ("en", "so, the gist?"), ("en", "sum that up")]
@@ -28,8 +27,7 @@ def _history(tutor, lang: str) -> list[dict]:
 
 
 def test_these_wordings_are_our_own():
-    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    blind = blind_questions()
     labelled = {e.question for e in load_examples()}
     mine = {q for _, q in GIST + AUDIENCE} | {p.values[1] for p in OTHER_SUBJECT}
     assert not (mine & (blind | labelled))

@@ -4,13 +4,12 @@ in data/acts.jsonl, the labelled stories or a docs/blind* set (checked below).""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import load_examples
 from s2r_tutor.answer.story_match import load_stories
-from s2r_tutor.settings import PROJECT_ROOT
 
 # (story, follow-up asking how to put it to the customer): the follow-up's own words are about tone, not
 # about a factor, so the answer stays on the story's scenario (the factory floor, not a payload change)
@@ -26,8 +25,7 @@ OPENING_ORDINALS = [
 
 
 def test_these_wordings_are_our_own():
-    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    blind = blind_questions()
     labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
     mine = {q for _, a, b in STORY_FOLLOWUPS for q in (a, b)} | set(OPENING_ORDINALS)
     assert not (mine & (blind | labelled))

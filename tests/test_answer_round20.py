@@ -5,13 +5,12 @@ data/acts.jsonl, the labelled stories or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import load_examples
 from s2r_tutor.answer.story_match import load_stories
-from s2r_tutor.settings import PROJECT_ROOT
 
 # (question, the method sections it compares): both named sides, never the two it did not name
 ONE_VS_THE_OTHER = [
@@ -25,8 +24,7 @@ BESIDES = [("除了域随机化，还有哪些办法能缩小差距", "domain-ra
 
 
 def test_these_wordings_are_our_own():
-    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    blind = blind_questions()
     labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
     mine = {q for q, _ in ONE_VS_THE_OTHER} | {q for q, _ in BESIDES} | {q for _, q, _ in UNCOVERED} | {OFF_CARD_IN_A_STORY, *OFF_CARD_ASKED} \
         | set(SIMPLER_WHY_SIM)

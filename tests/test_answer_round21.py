@@ -7,15 +7,14 @@ labelled stories or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import load_examples
 from s2r_tutor.answer.leads import _conditions
 from s2r_tutor.answer.story_match import load_stories
 from s2r_tutor.errors import AnswerDataError
-from s2r_tutor.settings import PROJECT_ROOT
 
 METHODS = {"domain-randomization", "system-identification", "real-world-fine-tuning", "robust-policy"}
 
@@ -49,8 +48,7 @@ ROBOT_STORY = "after the customer swapped in a different camera the robot keeps 
 
 
 def test_these_wordings_are_our_own():
-    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    blind = blind_questions()
     labelled = {e.question for e in load_examples()} | {s.text for s in load_stories()}
     unknown = {q if isinstance(q, str) else q.values[0] for q in UNKNOWN_SUBJECT}
     mine = {q for q, _, _ in FITS} | set(OTHER_SUBJECT) | {ROBOT_STORY} | unknown | set(KNOWN_SUBJECT)

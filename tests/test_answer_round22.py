@@ -11,12 +11,11 @@ data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
+from blind_support import blind_questions
 from s2r_tutor.answer.acts import load_examples
-from s2r_tutor.settings import PROJECT_ROOT
 
 # (question, the verdict line it opens with, the card section that decides it)
 MISCONCEPTIONS = [
@@ -55,8 +54,7 @@ OUT_OF_SCOPE = ["大语言模型算不算世界模型", "冬天户外巡检机�
 
 
 def test_these_wordings_are_our_own():
-    blind = {json.loads(x)["question"].strip() for f in PROJECT_ROOT.glob("docs/blind*/holdout*.jsonl")
-             for x in f.read_text("utf-8").splitlines() if x.strip()}
+    blind = blind_questions()
     labelled = {e.question for e in load_examples()}
     mine = {q for q, _, _ in MISCONCEPTIONS} | {q for q, _ in ONE_CONCEPT} | {EXAMPLE} | {q for q, _ in RL_VERDICTS} \
         | {WORLD_MODEL_AFTER_RL} | set(OUT_OF_SCOPE) | set(DEFINE) | {q for _, q, _ in RANK_FOLLOWUPS} | {HEADING_ASK}

@@ -980,8 +980,8 @@ class Answerer:
     def _asks_yes_no(self, asked: str) -> bool:
         """The question has the yes/no shape (data/leads.json yes_no_shape), or quotes a question (the customer's
         own words: 客户问“…吗”, asked "so it just means copying …?"): the verdict answers what the customer asked."""
-        shaped = (lambda x: self.leads.yes_no is not None and bool(self.leads.yes_no.search(fold(x))))
-        return shaped(asked) or any(x.rstrip().endswith(("?", "？")) or shaped(x) for x in _QUOTED.findall(asked))
+        shaped = self.leads.yes_no_shaped
+        return shaped(fold(asked)) or any(x.rstrip().endswith(("?", "？")) or shaped(fold(x)) for x in _QUOTED.findall(asked))
 
     def _asks_arc(self, plan: Plan) -> bool:
         """An overview of the card's own topic, or one asked in so many words while the act read is a customer

@@ -342,12 +342,16 @@ class Leads:
                 out.append((m.start(), anchor))
         return sorted(out)
 
+    def yes_no_shaped(self, question: str) -> bool:
+        """`question` (folded) has the yes/no shape (yes_no_shape: "…吧", "…对不对", "is it …?")."""
+        return self.yes_no is not None and bool(self.yes_no.search(question))
+
     def cued_claim(self, question: str) -> str | None:
         """The misconception a yes/no question states in so many words ("…就是走个流程吧", "…copying the
         model onto the robot, right?"): its claim, whatever the neighbours vote (blind 10 b10-061 read `how`
         and led with an RL sentence). None unless the question has the yes/no shape and exactly one claim's
         cue matches."""
-        if self.yes_no is None or not self.yes_no.search(question):
+        if not self.yes_no_shaped(question):
             return None
         hits = [cid for cid, c in self.claims.items() if c.cue is not None and c.cue.search(question)]
         return hits[0] if len(hits) == 1 else None

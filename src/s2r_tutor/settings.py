@@ -125,6 +125,11 @@ class AnswerSettings(BaseModel):
                                         "(which names Sim2Real) 0.03-0.05 above a plain-language or example line on "
                                         "the same topic, so 'explain it like I'm five' led with the definition "
                                         "(blind 11-12: b11en-010, b12en-008, b12en-019)")
+    table_sure_topic: float = Field(0.9, ge=0, le=1, description="an example's table sentence leads without the fit "
+                                    "check when the question's own labelled neighbours give its topic at least this "
+                                    "share of the topic vote: the check guards against a wrong topic, and a reader's "
+                                    "words ('客户让我举几个具体点的例子') pulled the customer-facing section over the "
+                                    "topic's example (blind 20 b20-010)")
     claim_fixed_margin: float = Field(0.025, ge=0, description="the same check for a claim's lead (a yes/no question's "
                                       "verdict sentence), looser: a story's surface words ('几百万步', '训练') pull the "
                                       "candidates towards the section they name, not the one that answers (blind 9 b9-061)")
@@ -138,6 +143,11 @@ class AnswerSettings(BaseModel):
                                            "list the four reasons again (blind 10-12: b10-066, b11-057, b12-078)")
     half_budget_acts: list[str] = Field(default_factory=lambda: ["simpler", "example"],
                                         description="acts whose answer is its lead: supporting lines get half the budget")
+    lead_floor_acts: list[str] = Field(default_factory=lambda: ["verdict", "customer_reply", "simpler", "example"],
+                                       description="acts whose support floor counts from the lead when the lead scores "
+                                       "above every supporting line: a verdict's list that scores alike throughout, all "
+                                       "of it below the point, is padding (blind 21 b21-049: the gap sources under 'no'). "
+                                       "Not define: a method's one example line alone was too thin a definition")
     floor_acts: list[str] = Field(default_factory=lambda: ["verdict", "customer_reply", "define", "simpler", "example"],
                                   description="acts that ask one point: the support floor applies to them only")
     neighbour_max_oos: float = Field(0.05, ge=0, le=1, description="a question the phrase rules would refuse softly (no "

@@ -325,6 +325,9 @@ class Answerer:
             # why_hard and asked as reality_gap), so a first turn keeps the claim its neighbours read
             reading.claim = next((c for c in reading.claims[1:]
                                   if intent.value in self.acts.claim_topics.get(c, {intent.value})), None)
+        if reading.claim is not None and not self.leads.names_subject(reading.claim, fold(focus.question)):
+            # the neighbours read a claim about a subject the conversation never names (leads.json 'subject')
+            reading.claim = next((c for c in reading.claims[1:] if self.leads.names_subject(c, fold(focus.question))), None)
         cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
         if cued is not None and reading.claim not in (None, cued):
             # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
@@ -696,12 +699,15 @@ class Answerer:
             sents = [s for a, p in refs for s in self.card.sents(a) if p in s]
             return bool(sents) and max(self._sentence_scores(plan.focus.question, sents, plan.qv, plan.lang)) >= best - margin
         cued = plan.reading is not None and plan.reading.claim_cued  # its own words named it: no fit check
+        # an example asked of a topic its own neighbours are sure of: that topic's example sentence is the answer
+        sure = (plan.act == "example" and not plan.previous_answer and plan.reading is not None
+                and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
         table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
         # English scores the card's naming lines higher (see lead_fixed_margin_en): a claim the neighbours read
         # failed the check and its verdict went missing ("is more sim training always the fix?", b12en-024)
         claim_margin = max(a.claim_fixed_margin, a.lead_fixed_margin_en) if plan.lang == "en" else a.claim_fixed_margin
         return ((claim if claim is not None and (cued or fits(claim.lead, claim_margin)) else None),
-                (tabled if tabled and fits(tabled, table_margin) else ()))
+                (tabled if tabled and (sure or fits(tabled, table_margin)) else ()))
 
     def _cited_chunks(self, ledger: Ledger) -> dict:
         """citation marker ("1") -> the chunk it cites, for the lines of one answer being composed."""
@@ -971,7 +977,8 @@ class Answerer:
                                        bare_lead=plan.act == "simpler", repeated=self._repeated(plan, ledger, lang),
                                        # a bare lead (one line, simpler) says the count; the list stays in the sources
                                        announced=self.leads.announced if budget and plan.act != "simpler" else None,
-                                       whole_list=(plan.intent.value, plan.act) in self.leads.builder_first)
+                                       whole_list=(plan.intent.value, plan.act) in self.leads.builder_first,
+                                       lead_own=plain(lead) if floor is not None and lead and plan.act in a.lead_floor_acts else None)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
@@ -1063,6 +1070,9 @@ class Answerer:
         lang = detect_language(question)
         asked = question
         question = to_simplified(question)  # 請問系統辨識是什麼意思？ reads as 请问系统辨识是什么意思？
+        # and so do the reader's earlier questions: "舉個例子" after "域隨機化和魯棒策略有什麼不同" took its topic
+        # from a question no phrase rule could read (blind 21 b21-058 answered the walking scenario)
+        history = [t.model_copy(update={"content": to_simplified(t.content)}) if t.role == "user" else t for t in history]
         plan = self.plan(question, history)
         plan.lang = lang
         if not plan.in_scope:

@@ -28,6 +28,10 @@ class Claim:
     holds: bool | None = None
     # words that state the claim's other side ("还得再验证" for direct-deploy): that side, unless negated
     other_cue: re.Pattern[str] | None = None
+    # the subject the claim is about, which a question (or the conversation it follows) must name for its
+    # neighbours to read the claim: "客户想把仿真里训好的策略装到改装过的机器人上，说反正算法一样，可行吗"
+    # sits near "强化学习全部放到实体机器人上练，可行吗" and read the RL claim (dev b17-014)
+    subject: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,8 @@ class Leads:
                 raise AnswerDataError(f"data/leads.json claims.{cid}: 'holds' must be true or false")
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
                                      Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")),
-                                     holds, _pattern(f"claims.{cid}.other_cue", c.get("other_cue")))
+                                     holds, _pattern(f"claims.{cid}.other_cue", c.get("other_cue")),
+                                     _pattern(f"claims.{cid}.subject", c.get("subject")))
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
         terms = data.get("compare_terms", {})
         if not isinstance(terms, dict):
@@ -482,6 +487,11 @@ class Leads:
         """The table's sentence leads (topic, act) whenever it names one (table_first_acts, or table_first for
         one topic), never the best-scoring sentence."""
         return act in self.table_first_acts or (intent.value, act) in self.table_first
+
+    def names_subject(self, claim: str, text: str) -> bool:
+        """Whether `text` names what `claim` is about (true for a claim with no 'subject')."""
+        c = self.claims.get(claim)
+        return c is None or c.subject is None or bool(c.subject.search(text.lower()))
 
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()

@@ -132,7 +132,8 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
                     floor: float | None = None, plain: Callable[[str], float | None] | None = None,
                     lead_first: bool = False, bare_lead: bool = False,
                     repeated: Callable[[str], bool] | None = None,
-                    announced: Callable[[str], int | None] | None = None, whole_list: bool = False) -> str:
+                    announced: Callable[[str], int | None] | None = None, whole_list: bool = False,
+                    lead_own: float | None = None) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
@@ -148,7 +149,8 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     `announced(line)`: the count a line announces ("four intuitive ideas"); the list after it, when it has
     that many items, is kept whole or not at all (with the lead: whole, within `max_chars`). `whole_list`:
     the body's first list is the answer (the steps, the memory hooks): it is kept whole, like a list the
-    lead announces."""
+    lead announces. `lead_own`: the lead's own relevance; the floor then counts from it when it is higher
+    than every body line's (a list that scores alike throughout, all of it below the point, is padding)."""
     said = core(lead)
     before = core(previous)
     lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
@@ -196,6 +198,8 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     own = [None if t else (plain or relevance)(us[line].text) for t, (_, line) in zip(table, groups)]
     top = max([r for r in rel if r is not None], default=0.0)
     best_own = max([r for r in own if r is not None], default=0.0)
+    if lead_own is not None:
+        best_own = max(best_own, lead_own)
     always = [r is None and not t for r, t in zip(rel, table)]  # a table is kept like a must line (within max_chars)
     rel = [top + 1.0 if r is None else r for r in rel]
     order = sorted(range(len(groups)), key=lambda g: (-rel[g], g))

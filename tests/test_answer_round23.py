@@ -1,0 +1,86 @@
+"""Round 23 (issue 14/17, after blind set 21): out-of-scope questions that borrow the card's words (a plant's
+MES or ERP interface, inference speed on an embedded computer, a warehouse's throughput simulation, a field
+team's training) are read as such from labelled questions; an example asked of a topic its own neighbours are
+sure of leads with that topic's example sentence; the reader's earlier questions are read in simplified
+characters like the question; "what is the loop" is answered with the loop's own steps; "does RL have to be
+trained in simulation?" opens with its verdict, and the RL claims are read only where RL is named; a one-point
+answer leaves out supporting lines that score below its point. Wordings of our own: none is in
+data/acts.jsonl or a docs/blind* set (checked below)."""
+
+from __future__ import annotations
+
+import pytest
+
+from blind_support import blind_questions
+from s2r_tutor.answer.acts import load_examples
+
+OUT_OF_SCOPE = ["产线的MES系统和我们机器人怎么做数据对接", "导出成TensorRT引擎以后推理还是慢，有什么加速办法",
+                "what's the best tool to simulate our distribution center's order flow before we buy more robots?",
+                "how do we speed up policy inference on the robot's embedded computer?"]
+EXAMPLE_ASK = "现实和仿真差在哪，给客户举几个实际的例子"
+TRADITIONAL_TURN = [{"role": "user", "content": "系統辨識和域隨機化有什麼不同"},
+                    {"role": "assistant", "content": "系统辨识用真实机器人数据让仿真参数接近真实本体；域随机化训练时主动制造参数变化。"}]
+EXAMPLE_FOLLOWUP = "能舉個實際的例子嗎"
+LOOP_ASK = "仿真到部署的全流程是啥 有几步"  # read as a definition: an RL sentence led (blind 21 b21-009)
+# (question, the verdict line it opens with)
+RL_WHERE = [("强化学习是不是非得用仿真", "**都可以。**"), ("does RL have to be trained in a simulator?", "**Either works.**")]
+RL_EQUALS = ("isn't sim2real pretty much RL by another name?", "**No, they are not the same thing.**")
+# a changed robot, "same algorithm anyway": the robot body, not where RL trains
+BODY_ASK = "客户觉得算法一样就行，把我们训好的策略装到他们改装过的机器人上可行吗"
+DATA_VERDICT = "真机数据够多了，上线前的安全验证还用做吗"
+
+
+def test_these_wordings_are_our_own():
+    blind = blind_questions()
+    labelled = {e.question for e in load_examples()}
+    mine = {*OUT_OF_SCOPE, EXAMPLE_ASK, EXAMPLE_FOLLOWUP, LOOP_ASK, *(q for q, _ in RL_WHERE), RL_EQUALS[0],
+            BODY_ASK, DATA_VERDICT}
+    assert not (mine & (blind | labelled))
+
+
+@pytest.mark.parametrize("question", OUT_OF_SCOPE)
+def test_another_subject_in_the_cards_words_is_declined(tutor, question):
+    assert tutor.ask(question).refused
+
+
+def test_an_example_of_a_sure_topic_leads_with_its_example_sentence(tutor):
+    a = tutor.ask(EXAMPLE_ASK)  # "客户" pulled the solution engineers' section over the example (blind 20 b20-010)
+    assert not a.refused and a.act == "example", a.answer
+    assert a.answer.startswith("仿真中的摩擦系数可能不准确"), a.answer
+    assert a.citations[0].chunk_id == "04-08#reality-gap"
+
+
+def test_an_earlier_question_in_traditional_characters_gives_the_follow_up_its_topic(tutor):
+    a = tutor.ask(EXAMPLE_FOLLOWUP, TRADITIONAL_TURN)  # was the walking scenario of the card's intro
+    assert not a.refused and a.intent == "methods", a.answer
+    assert a.citations[0].chunk_id in {"04-08#domain-randomization", "04-08#system-identification"}, a.answer
+    assert "从零开始学习走路" not in a.answer
+
+
+def test_what_the_loop_is_is_answered_with_its_steps_first(tutor):
+    a = tutor.ask(LOOP_ASK)
+    assert a.citations[0].chunk_id == "04-08#system-loop", a.answer
+    assert a.answer.index("构建仿真环境") < 60, a.answer
+
+
+@pytest.mark.parametrize("question,verdict", [*RL_WHERE, RL_EQUALS])
+def test_an_rl_yes_no_question_opens_with_its_verdict(tutor, question, verdict):
+    a = tutor.ask(question)
+    assert not a.refused and a.act == "verdict", a.answer
+    assert a.answer.startswith(verdict), a.answer
+    assert a.citations[0].chunk_id == "04-08#rl-vs-sim2real"
+
+
+def test_an_rl_claim_is_not_read_where_rl_is_not_named(tutor):
+    a = tutor.ask(BODY_ASK)
+    assert not a.refused, a.answer
+    assert "都可以" not in a.answer and "强化学习" not in a.answer, a.answer
+    assert a.answer.startswith("不是。同一套算法"), a.answer
+    assert a.citations[0].chunk_id == "04-08#physical-system", a.answer
+
+
+def test_a_verdict_leaves_out_supporting_lines_below_its_point(tutor):
+    a = tutor.ask(DATA_VERDICT)
+    assert a.answer.startswith("**不能省。**"), a.answer
+    # the why-hard list ("本体参数存在误差", "传感器存在噪声和延迟") answers another question
+    assert "本体参数存在误差" not in a.answer and "传感器存在噪声" not in a.answer, a.answer

@@ -28,13 +28,20 @@ RL_EQUALS = ("isn't sim2real pretty much RL by another name?", "**No, they are n
 # a changed robot, "same algorithm anyway": the robot body, not where RL trains
 BODY_ASK = "客户觉得算法一样就行，把我们训好的策略装到他们改装过的机器人上可行吗"
 DATA_VERDICT = "真机数据够多了，上线前的安全验证还用做吗"
+# "say it plainly", asked on its own: the card's picture, not the one-sentence summary (blind 19 b19-002)
+PLAIN = [("能不能用大白话给我讲讲sim2real，我客户是开超市的", "场景："),
+         ("explain sim2real in plain words for a non-engineer", "Scenario:")]
+DEFINE_TURN = [{"role": "user", "content": "sim2real 到底是什么"},
+               {"role": "assistant", "content": "Sim2Real 可以理解为：先让机器人在仿真环境中学习和验证能力，再把这些能力迁移到真实机器人，"
+                                                "并通过适配缩小仿真世界与真实世界之间的差距。"}]
+SIMPLER_FOLLOWUP = "能再说得通俗点吗"
 
 
 def test_these_wordings_are_our_own():
     blind = blind_questions()
     labelled = {e.question for e in load_examples()}
     mine = {*OUT_OF_SCOPE, EXAMPLE_ASK, EXAMPLE_FOLLOWUP, LOOP_ASK, *(q for q, _ in RL_WHERE), RL_EQUALS[0],
-            BODY_ASK, DATA_VERDICT}
+            BODY_ASK, DATA_VERDICT, *(q for q, _ in PLAIN), SIMPLER_FOLLOWUP}
     assert not (mine & (blind | labelled))
 
 
@@ -84,3 +91,19 @@ def test_a_verdict_leaves_out_supporting_lines_below_its_point(tutor):
     assert a.answer.startswith("**不能省。**"), a.answer
     # the why-hard list ("本体参数存在误差", "传感器存在噪声和延迟") answers another question
     assert "本体参数存在误差" not in a.answer and "传感器存在噪声" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question,opening", PLAIN)
+def test_a_plain_explanation_asked_on_its_own_is_the_cards_picture(tutor, question, opening):
+    a = tutor.ask(question)
+    assert not a.refused and a.act == "simpler", a.answer
+    assert a.answer.startswith(opening), a.answer
+    assert a.citations[0].chunk_id == "04-08#plain-language"
+    assert "一句话总结" not in a.answer and "In one sentence" not in a.answer, a.answer
+
+
+def test_simpler_as_a_follow_up_stays_shorter_than_the_answer_before(tutor):
+    a = tutor.ask(SIMPLER_FOLLOWUP, DEFINE_TURN)
+    assert not a.refused and a.act == "simpler", a.answer
+    assert len(a.answer) < len(DEFINE_TURN[1]["content"]) * 1.5, a.answer
+    assert not a.answer.startswith("场景："), a.answer

@@ -856,6 +856,13 @@ class Answerer:
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
             analogy = (self.leads.analogy_lead(fold(plan.asked), plan.intent) if claim is None and plan.intent is not Intent.scenario
                        and plan.act not in ("verdict", "compare", "not_in_card") else ())
+            pictured = False
+            if not analogy and claim is None and plan.act == "simpler" and not plan.previous_answer:
+                # "用大白话给不懂技术的客户讲讲 sim2real", asked on its own: the card's own picture (the robot that
+                # would fall hundreds of times; practice in the virtual world, the check in the real one) is the
+                # plain version; the one-sentence summary under it was the technical one (blind 19 b19-002, 20 b20-002)
+                analogy = self.leads.picture(plan.intent)
+                pictured = bool(analogy)
             if analogy:
                 # "打个比方" / "give me an analogy": the card's own figure of speech leads, whatever the topic
                 tabled, table_ok = analogy, True
@@ -959,6 +966,10 @@ class Answerer:
             if plan.act == "simpler":
                 # simpler than the answer before it: shorter than it, and no section forced over the budget
                 must = frozenset()
+                if pictured:
+                    # the picture is the plain version: the technical lines (the one-sentence summary) stay in
+                    # the sources (blind 19 b19-002: "then repeats the formal definition")
+                    budget = 0
                 if plan.previous_answer:
                     budget = min(budget, int(self._measure(lang)(plan.previous_answer) * 0.6))
             # only where one point is asked (a verdict, a definition, a reply, an example, simpler): why / how /

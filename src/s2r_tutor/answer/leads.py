@@ -414,6 +414,10 @@ class Leads:
             return ()
         return self.analogy_topics.get(intent, self.analogy[1])
 
+    def picture(self, intent: Intent) -> tuple[Ref, ...]:
+        """The card's own picture of a topic that has one (analogy.topics), else ()."""
+        return self.analogy_topics.get(intent, ())
+
     def stated_side(self, claim: Claim, question: str) -> bool | None:
         """The side of `claim` the question states by the claim's own words: `holds` for its cue, the other
         side for its cue negated or for its `other_cue` (that one negated: `holds` again); None when neither

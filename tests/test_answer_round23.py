@@ -30,7 +30,8 @@ BODY_ASK = "客户觉得算法一样就行，把我们训好的策略装到他�
 DATA_VERDICT = "真机数据够多了，上线前的安全验证还用做吗"
 # "say it plainly", asked on its own: the card's picture, not the one-sentence summary (blind 19 b19-002)
 PLAIN = [("能不能用大白话给我讲讲sim2real，我客户是开超市的", "场景："),
-         ("explain sim2real in plain words for a non-engineer", "Scenario:")]
+         ("explain sim2real in plain words for a non-engineer", "Scenario:"),
+         ("how should I put sim2real to the client's finance director, no jargon please", "Scenario:")]
 DEFINE_TURN = [{"role": "user", "content": "sim2real 到底是什么"},
                {"role": "assistant", "content": "Sim2Real 可以理解为：先让机器人在仿真环境中学习和验证能力，再把这些能力迁移到真实机器人，"
                                                 "并通过适配缩小仿真世界与真实世界之间的差距。"}]
@@ -96,7 +97,7 @@ def test_a_verdict_leaves_out_supporting_lines_below_its_point(tutor):
 @pytest.mark.parametrize("question,opening", PLAIN)
 def test_a_plain_explanation_asked_on_its_own_is_the_cards_picture(tutor, question, opening):
     a = tutor.ask(question)
-    assert not a.refused and a.act == "simpler", a.answer
+    assert not a.refused and a.act in ("simpler", "customer_reply"), a.answer
     assert a.answer.startswith(opening), a.answer
     assert a.citations[0].chunk_id == "04-08#plain-language"
     assert "一句话总结" not in a.answer and "In one sentence" not in a.answer, a.answer

@@ -857,10 +857,12 @@ class Answerer:
             analogy = (self.leads.analogy_lead(fold(plan.asked), plan.intent) if claim is None and plan.intent is not Intent.scenario
                        and plan.act not in ("verdict", "compare", "not_in_card") else ())
             pictured = False
-            if not analogy and claim is None and plan.act == "simpler" and not plan.previous_answer:
+            plainly = plan.act == "simpler" or (plan.act == "customer_reply" and "simpler" in self.acts.cue_acts(plan.asked))
+            if not analogy and claim is None and plainly and not plan.previous_answer:
                 # "用大白话给不懂技术的客户讲讲 sim2real", asked on its own: the card's own picture (the robot that
                 # would fall hundreds of times; practice in the virtual world, the check in the real one) is the
-                # plain version; the one-sentence summary under it was the technical one (blind 19 b19-002, 20 b20-002)
+                # plain version; the one-sentence summary under it was the technical one (blind 19 b19-002, 20 b20-002);
+                # so for a customer reply asked in plain words ("explain sim2real like I'm 5, the customer is a CFO")
                 analogy = self.leads.picture(plan.intent)
                 pictured = bool(analogy)
             if analogy:
@@ -963,13 +965,13 @@ class Answerer:
                     and self.leads.one_line.search(fold(plan.asked)):
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
                 budget, must = 0, frozenset()
+            if pictured:
+                # the picture is the plain version: the technical lines (the one-sentence summary) stay in
+                # the sources (blind 19 b19-002: "then repeats the formal definition")
+                budget, must = 0, frozenset()
             if plan.act == "simpler":
                 # simpler than the answer before it: shorter than it, and no section forced over the budget
                 must = frozenset()
-                if pictured:
-                    # the picture is the plain version: the technical lines (the one-sentence summary) stay in
-                    # the sources (blind 19 b19-002: "then repeats the formal definition")
-                    budget = 0
                 if plan.previous_answer:
                     budget = min(budget, int(self._measure(lang)(plan.previous_answer) * 0.6))
             # only where one point is asked (a verdict, a definition, a reply, an example, simpler): why / how /

@@ -21,7 +21,8 @@ EXAMPLE_ASK = "现实和仿真差在哪，给客户举几个实际的例子"
 TRADITIONAL_TURN = [{"role": "user", "content": "系統辨識和域隨機化有什麼不同"},
                     {"role": "assistant", "content": "系统辨识用真实机器人数据让仿真参数接近真实本体；域随机化训练时主动制造参数变化。"}]
 EXAMPLE_FOLLOWUP = "能舉個實際的例子嗎"
-LOOP_ASK = "仿真到部署的全流程是啥 有几步"  # read as a definition: an RL sentence led (blind 21 b21-009)
+LOOP_ASKS = ["仿真到部署的全流程是啥 有几步",  # read as a definition: an RL sentence led (blind 21 b21-009)
+             "sim2real 的闭环是什么"]  # the card's own word for the loop; answered with the definition
 # (question, the verdict line it opens with)
 RL_WHERE = [("强化学习是不是非得用仿真", "**都可以。**"), ("does RL have to be trained in a simulator?", "**Either works.**")]
 RL_EQUALS = ("isn't sim2real pretty much RL by another name?", "**No, they are not the same thing.**")
@@ -41,7 +42,7 @@ SIMPLER_FOLLOWUP = "能再说得通俗点吗"
 def test_these_wordings_are_our_own():
     blind = blind_questions()
     labelled = {e.question for e in load_examples()}
-    mine = {*OUT_OF_SCOPE, EXAMPLE_ASK, EXAMPLE_FOLLOWUP, LOOP_ASK, *(q for q, _ in RL_WHERE), RL_EQUALS[0],
+    mine = {*OUT_OF_SCOPE, EXAMPLE_ASK, EXAMPLE_FOLLOWUP, *LOOP_ASKS, *(q for q, _ in RL_WHERE), RL_EQUALS[0],
             BODY_ASK, DATA_VERDICT, *(q for q, _ in PLAIN), SIMPLER_FOLLOWUP}
     assert not (mine & (blind | labelled))
 
@@ -65,8 +66,9 @@ def test_an_earlier_question_in_traditional_characters_gives_the_follow_up_its_t
     assert "从零开始学习走路" not in a.answer
 
 
-def test_what_the_loop_is_is_answered_with_its_steps_first(tutor):
-    a = tutor.ask(LOOP_ASK)
+@pytest.mark.parametrize("question", LOOP_ASKS)
+def test_what_the_loop_is_is_answered_with_its_steps_first(tutor, question):
+    a = tutor.ask(question)
     assert a.citations[0].chunk_id == "04-08#system-loop", a.answer
     assert a.answer.index("构建仿真环境") < 60, a.answer
 

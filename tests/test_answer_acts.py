@@ -262,6 +262,8 @@ _KNOWN_COINCIDENCES = {
     "reality gap 中文咋说",
     # labelled from tests/eval/holdout3.jsonl (h3-zh-03) long before blind 17's writer typed the same words
     "强化学习和sim2real不是一回事吗？客户老混着说",
+    # labelled in the first round (src written, 6667fe8) before blind 22's writer typed the same four words (b22en-016)
+    "world model vs sim2real",
 }
 
 

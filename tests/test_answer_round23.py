@@ -37,13 +37,18 @@ DEFINE_TURN = [{"role": "user", "content": "sim2real 到底是什么"},
                {"role": "assistant", "content": "Sim2Real 可以理解为：先让机器人在仿真环境中学习和验证能力，再把这些能力迁移到真实机器人，"
                                                 "并通过适配缩小仿真世界与真实世界之间的差距。"}]
 SIMPLER_FOLLOWUP = "能再说得通俗点吗"
+# a short turn after a customer story that names only the story's own topic (客户) is asked of the story
+SENSOR_STORY = [{"role": "user", "content": "客户那边换了一批新的深度相机，识别效果明显变差了"},
+                {"role": "assistant", "content": "这是传感器差异带来的仿真—现实差距：新相机的噪声和延迟跟训练时不一样。"}]
+STORY_REPLY = "那我跟客户该怎么讲"
+GAP_PLAIN = "explain the reality gap in plain words"
 
 
 def test_these_wordings_are_our_own():
     blind = blind_questions()
     labelled = {e.question for e in load_examples()}
     mine = {*OUT_OF_SCOPE, EXAMPLE_ASK, EXAMPLE_FOLLOWUP, *LOOP_ASKS, *(q for q, _ in RL_WHERE), RL_EQUALS[0],
-            BODY_ASK, DATA_VERDICT, *(q for q, _ in PLAIN), SIMPLER_FOLLOWUP}
+            BODY_ASK, DATA_VERDICT, *(q for q, _ in PLAIN), SIMPLER_FOLLOWUP, STORY_REPLY, GAP_PLAIN}
     assert not (mine & (blind | labelled))
 
 
@@ -110,3 +115,16 @@ def test_simpler_as_a_follow_up_stays_shorter_than_the_answer_before(tutor):
     assert not a.refused and a.act == "simpler", a.answer
     assert len(a.answer) < len(DEFINE_TURN[1]["content"]) * 1.5, a.answer
     assert not a.answer.startswith("场景："), a.answer
+
+
+def test_a_customer_reply_after_a_story_is_the_storys(tutor):
+    a = tutor.ask(STORY_REPLY, SENSOR_STORY)  # blind 22 b22-044: a generic script without the sensors
+    assert not a.refused and a.act == "customer_reply", a.answer
+    assert "传感器" in a.answer.split("\n")[0], a.answer
+    assert "04-08#scenario-sensors" in {c.chunk_id for c in a.citations}, a.answer
+
+
+def test_the_reality_gap_in_plain_words_is_its_plain_line_and_its_differences(tutor):
+    a = tutor.ask(GAP_PLAIN)  # blind 22 b22-034: the falling robot, a picture of why simulation is used
+    assert a.answer.startswith("Reality Gap: simulation and the real world are not exactly the same"), a.answer
+    assert "friction" in a.answer and "fall hundreds of times" not in a.answer, a.answer

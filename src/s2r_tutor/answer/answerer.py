@@ -409,8 +409,13 @@ class Answerer:
                     ranking=ranking, ranking_kind=ranking_kind or "", fit=fit)
 
     def _asks_story_fix(self, question: str, own: dict, history: list[Turn], last_user: int) -> bool:
-        """A short turn whose only topic is the methods, naming no method, after a customer story."""
+        """A short turn whose only topic is the methods, naming no method, after a customer story; or whose only
+        topic is the customer story itself ("跟客户怎么说" after a sensor swap: 客户 names the scenario topic, and the
+        turn was read as a story of its own, with no factor: blind 22 b22-044 got a generic script)."""
         topics = {i for i in own if i not in GENERIC_INTENTS}
+        if topics == {Intent.scenario}:
+            prev, _ = self._intent_of(history[last_user].content, history[:last_user], 1)
+            return prev is Intent.scenario
         t = story_table()
         # ... or a story's yes/no asked in a few words ("这个要重新训练吗" after a sensor swap): 重新训练 names the
         # physical-system topic, but what is asked is whether this story needs retraining (blind 15 b15-055)

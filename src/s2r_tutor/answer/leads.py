@@ -239,6 +239,11 @@ class Leads:
         if not isinstance(at, dict) or any(t not in intents for t in at):
             raise AnswerDataError("data/leads.json analogy.topics: expected {topic: [[anchor, phrase], ...]} with known topics")
         self.analogy_topics = {Intent(t): _refs(f"analogy.topics.{t}", v) for t, v in at.items()}
+        # a topic's plain version where it is no analogy: the reality gap's plain line and its concrete differences
+        pl = (an or {}).get("plain", {})
+        if not isinstance(pl, dict) or any(t not in intents for t in pl):
+            raise AnswerDataError("data/leads.json analogy.plain: expected {topic: [[anchor, phrase], ...]} with known topics")
+        self.plain = {Intent(t): _refs(f"analogy.plain.{t}", v) for t, v in pl.items()}
         nc = data.get("negated_cue")
         if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
             raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
@@ -302,6 +307,8 @@ class Leads:
             yield "analogy.lead", self.analogy[1]
         for t, refs in self.analogy_topics.items():
             yield f"analogy.topics.{t.value}", refs
+        for t, refs in self.plain.items():
+            yield f"analogy.plain.{t.value}", refs
         for i, line in enumerate(self.arc):
             yield f"overview_arc.lines[{i}].refs", line.refs
         for t, (pros, cons) in self.pros_cons.items():
@@ -415,8 +422,8 @@ class Leads:
         return self.analogy_topics.get(intent, self.analogy[1])
 
     def picture(self, intent: Intent) -> tuple[Ref, ...]:
-        """The card's own picture of a topic that has one (analogy.topics), else ()."""
-        return self.analogy_topics.get(intent, ())
+        """A topic's plain version (analogy.plain), else its own picture (analogy.topics), else ()."""
+        return self.plain.get(intent) or self.analogy_topics.get(intent, ())
 
     def stated_side(self, claim: Claim, question: str) -> bool | None:
         """The side of `claim` the question states by the claim's own words: `holds` for its cue, the other

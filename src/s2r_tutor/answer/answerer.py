@@ -325,9 +325,10 @@ class Answerer:
             # why_hard and asked as reality_gap), so a first turn keeps the claim its neighbours read
             reading.claim = next((c for c in reading.claims[1:]
                                   if intent.value in self.acts.claim_topics.get(c, {intent.value})), None)
-        if reading.claim is not None and not self.leads.names_subject(reading.claim, fold(focus.question)):
+        conversation = fold(focus.question)
+        if reading.claim is not None and not self.leads.names_subject(reading.claim, conversation):
             # the neighbours read a claim about a subject the conversation never names (leads.json 'subject')
-            reading.claim = next((c for c in reading.claims[1:] if self.leads.names_subject(c, fold(focus.question))), None)
+            reading.claim = next((c for c in reading.claims[1:] if self.leads.names_subject(c, conversation)), None)
         cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
         if cued is not None and reading.claim not in (None, cued):
             # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
@@ -413,15 +414,13 @@ class Answerer:
         topic is the customer story itself ("跟客户怎么说" after a sensor swap: 客户 names the scenario topic, and the
         turn was read as a story of its own, with no factor: blind 22 b22-044 got a generic script)."""
         topics = {i for i in own if i not in GENERIC_INTENTS}
-        if topics == {Intent.scenario}:
-            prev, _ = self._intent_of(history[last_user].content, history[:last_user], 1)
-            return prev is Intent.scenario
-        t = story_table()
-        # ... or a story's yes/no asked in a few words ("这个要重新训练吗" after a sensor swap): 重新训练 names the
-        # physical-system topic, but what is asked is whether this story needs retraining (blind 15 b15-055)
-        verdict = t.verdict(fold(question)).key != t.verdicts[-1].key and topics <= {Intent.methods, Intent.physical_system}
-        if not verdict and (topics != {Intent.methods} or focus_for(question, Intent.methods).anchors):
-            return False
+        if topics != {Intent.scenario}:
+            t = story_table()
+            # ... or a story's yes/no asked in a few words ("这个要重新训练吗" after a sensor swap): 重新训练 names the
+            # physical-system topic, but what is asked is whether this story needs retraining (blind 15 b15-055)
+            verdict = t.verdict(fold(question)).key != t.verdicts[-1].key and topics <= {Intent.methods, Intent.physical_system}
+            if not verdict and (topics != {Intent.methods} or focus_for(question, Intent.methods).anchors):
+                return False
         prev, _ = self._intent_of(history[last_user].content, history[:last_user], 1)
         return prev is Intent.scenario
 
@@ -866,8 +865,8 @@ class Answerer:
             if not analogy and claim is None and plainly and not plan.previous_answer:
                 # "用大白话给不懂技术的客户讲讲 sim2real", asked on its own: the card's own picture (the robot that
                 # would fall hundreds of times; practice in the virtual world, the check in the real one) is the
-                # plain version; the one-sentence summary under it was the technical one (blind 19 b19-002, 20 b20-002);
-                # so for a customer reply asked in plain words ("explain sim2real like I'm 5, the customer is a CFO")
+                # plain version; the one-sentence summary under it was the technical one (blind 19 b19-002, 20 b20-002).
+                # The same for a customer reply asked in plain words ("explain sim2real like I'm 5, the customer is a CFO")
                 analogy = self.leads.picture(plan.intent)
                 pictured = bool(analogy)
             if analogy:

@@ -500,9 +500,9 @@ class Leads:
         return act in self.table_first_acts or (intent.value, act) in self.table_first
 
     def names_subject(self, claim: str, text: str) -> bool:
-        """Whether `text` names what `claim` is about (true for a claim with no 'subject')."""
+        """Whether `text` (folded) names what `claim` is about (true for a claim with no 'subject')."""
         c = self.claims.get(claim)
-        return c is None or c.subject is None or bool(c.subject.search(text.lower()))
+        return c is None or c.subject is None or bool(c.subject.search(text))
 
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()

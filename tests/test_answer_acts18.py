@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from blind_support import blind_questions
-from s2r_tutor.answer.acts import load_examples
+from blind_support import copied
 
 DECK = ["周五要给客户做个 sim2real 分享，帮我列个提纲",
         "need slides on sim2real for a client workshop, what goes on each one?",
@@ -16,8 +15,7 @@ DECK = ["周五要给客户做个 sim2real 分享，帮我列个提纲",
 
 
 def test_these_wordings_are_our_own():
-    blind = blind_questions()
-    assert not (set(DECK) & (blind | {e.question for e in load_examples()}))
+    assert not copied(DECK)
 
 
 @pytest.mark.parametrize("question", DECK)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from blind_support import blind_questions
-from s2r_tutor.answer.acts import load_examples
+from blind_support import copied
 
 FIRST = {"zh": "什么是 Reality Gap？", "en": "What is the reality gap?"}
 GIST = [("zh", "能一句话说完吗"), ("zh", "总结下"), ("en", "tldr pls"), ("en", "so, the gist?"), ("en", "sum that up")]
@@ -27,10 +26,8 @@ def _history(tutor, lang: str) -> list[dict]:
 
 
 def test_these_wordings_are_our_own():
-    blind = blind_questions()
-    labelled = {e.question for e in load_examples()}
     mine = {q for _, q in GIST + AUDIENCE} | {p.values[1] for p in OTHER_SUBJECT}
-    assert not (mine & (blind | labelled))
+    assert not copied(mine)
 
 
 @pytest.mark.parametrize("lang,question", GIST)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from blind_support import blind_questions
-from s2r_tutor.answer.acts import load_examples
+from blind_support import copied
 
 OUT_OF_SCOPE = ["产线的MES系统和我们机器人怎么做数据对接", "导出成TensorRT引擎以后推理还是慢，有什么加速办法",
                 "what's the best tool to simulate our distribution center's order flow before we buy more robots?",
@@ -45,11 +44,9 @@ GAP_PLAIN = "explain the reality gap in plain words"
 
 
 def test_these_wordings_are_our_own():
-    blind = blind_questions()
-    labelled = {e.question for e in load_examples()}
     mine = {*OUT_OF_SCOPE, EXAMPLE_ASK, EXAMPLE_FOLLOWUP, *LOOP_ASKS, *(q for q, _ in RL_WHERE), RL_EQUALS[0],
             BODY_ASK, DATA_VERDICT, *(q for q, _ in PLAIN), SIMPLER_FOLLOWUP, STORY_REPLY, GAP_PLAIN}
-    assert not (mine & (blind | labelled))
+    assert not copied(mine)
 
 
 @pytest.mark.parametrize("question", OUT_OF_SCOPE)

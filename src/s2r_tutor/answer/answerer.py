@@ -20,7 +20,7 @@ from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
-from .followups import context_for, continues, excepts, focus_for, follow_up_of, is_short, mention_order, ordinal
+from .followups import ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of, is_short, mention_order, ordinal
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -53,6 +53,8 @@ SUMMARY_INTENTS = frozenset({Intent.quick_memory})  # a short turn naming only t
 _MISSING_TEXT = {"zh": "卡片没有给出{what}。", "en": "The card does not give {what}."}
 _POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.", False: "No."}}  # the reader's statement per the card
 _MISSING_THEN = {"zh": "卡片里相关的内容是：", "en": "What the card does say:"}
+_EXAMPLE_SAID = {"zh": "卡片给的例子就是这一个，没有更具体的例子。",
+                 "en": "That is the card's example; it gives no more concrete one."}
 
 
 @dataclass
@@ -304,12 +306,8 @@ class Answerer:
             # two named sides and a which-one cue ("鲁棒策略和系统辨识，哪个更适合") ask to choose between them:
             # the neighbours read a definition or a how-to and listed one side (blind 13 b13-036 read `how`)
             act = focus.act = "compare"
-        if act == "compare" and prev_intent is not None and len(focus.anchors) == 1:
-            # "那它跟域随机化有啥区别" after a system-identification turn: the earlier turn names the other
-            # side; both are answered, the earlier one first (blind 9 b9-024 described one side only)
-            both = focus_for(f"{topic} {question}", intent)
-            if len(both.anchors) == 2 and focus.anchors <= both.anchors:
-                focus.anchors, focus.order = both.anchors, both.order
+        if act == "compare" and prev_intent is not None:
+            self._earlier_side(focus, topic, question, intent)
         if act == "compare" and focus.excepted:
             # in a comparison an exception cue names a side, it does not exclude it: "system identification vs
             # domain randomization, when one vs the other" compares the two named (blind 18 b18en-023 compared
@@ -408,6 +406,22 @@ class Answerer:
                     asked=question,
                     earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""),
                     ranking=ranking, ranking_kind=ranking_kind or "", fit=fit)
+
+    @staticmethod
+    def _earlier_side(focus: Focus, topic: str | None, question: str, intent: Intent) -> None:
+        """A comparison follow-up that names one side leaves the other to the earlier turn: "那它跟域随机化有啥区别"
+        after a system-identification turn answers both, the earlier one first (blind 9 b9-024 described one side
+        only). Where the intent lists its parts (the four methods), only those are sides: "那它和真机微调不都是用
+        真实数据吗" names the data they share, not a third side (blind 22 b22-046 lost system identification)."""
+        options = set(ORDINAL_LISTS.get(intent, ()))
+        named = focus.anchors & options if options else focus.anchors
+        if len(named) != 1 or not topic:
+            return
+        earlier = focus_for(topic, intent).anchors
+        earlier = (earlier & options if options else earlier) - named
+        if len(earlier) == 1:
+            focus.anchors = earlier | named
+            focus.order = [*earlier, *named]
 
     def _asks_story_fix(self, question: str, own: dict, history: list[Turn], last_user: int) -> bool:
         """A short turn whose only topic is the methods, naming no method, after a customer story; or whose only
@@ -886,13 +900,19 @@ class Answerer:
                     # the claim's sentences were all said by the answer before: a follow-up asking how to put it
                     # to a customer gets the table's sentence for its act instead (blind 13 b13-064)
                     fresh = self._unsaid(plan, self.leads.lead(plan.intent, plan.act, frozenset()), keep=False)
-                lead = lead_block(writer, with_predecessors(self.card, fresh or refs, self.leads.openers), line)
+                lead = lead_block(writer, with_predecessors(self.card, fresh or refs, self.leads.openers), line,
+                                  self._unaddressed(plan, lang))
             elif tabled:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
                 # (an analogy's picture maps onto the difference said before: the sides it names stay)
-                lead = lead_block(writer, with_predecessors(self.card, tabled if analogy else self._unsaid(plan, tabled),
-                                                            self.leads.openers))
+                fresh = tabled if analogy else self._unsaid(plan, tabled, keep=False)
+                # an example asked again after the card's example was given ("鲁棒策略是啥" → "举个现场的例子呗"):
+                # the card has no other, and says so before giving it again (blind 16 b16en-022, 17 b17-042,
+                # 22 b22-049 repeated it silently)
+                again = _EXAMPLE_SAID[lang] if plan.act == "example" and not fresh else None
+                lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
+                                  self._unaddressed(plan, lang))
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) \
                     and (plan.intent.value, plan.act) not in self.leads.builder_first:
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);
@@ -939,6 +959,11 @@ class Answerer:
                     focus = replace(focus, anchors=one)
             values = BUILDERS[topic](writer, focus)
             body = template.render(**values)
+            if plan.act == "customer_reply":
+                # the reader's own guidance ("重点不是问客户…") is no line of what to tell a customer (leads.json
+                # reader_only; blind 22 b22-014). Composed text is the card's Chinese until the English pass
+                body = "\n".join(x for x in body.split("\n")
+                                 if not any(phrase in x for _, phrase in self.leads.reader_only))
             if side_heads:
                 # one line per side: the builder's own line of a side the lead already answers (its 示例 line)
                 # said the same thing again (blind 11 b11-040, b11en-016)
@@ -1000,6 +1025,12 @@ class Answerer:
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
+
+    def _unaddressed(self, plan: Plan, lang: str) -> tuple[str, ...]:
+        """Words for a customer quote the card's sentences to the reader without their address ("解决方案人员要知道："
+        to a customer read as an internal note: blind 22 b22-021; leads.json reader_openers). Chinese only: an
+        English sentence is aligned whole, never a part of it."""
+        return self.leads.reader_openers if plan.act == "customer_reply" and lang == "zh" else ()
 
     def _asks_yes_no(self, asked: str) -> bool:
         """The question has the yes/no shape (data/leads.json yes_no_shape), or quotes a question (the customer's

@@ -22,6 +22,10 @@ class CardView:
             if c.doc_id == doc_id and c.chunk_id == f"{doc_id}#{c.anchor}":
                 self._by_anchor[c.anchor] = c
 
+    @property
+    def anchors(self) -> list[str]:
+        return list(self._by_anchor)
+
     def chunk(self, anchor: str) -> Chunk | None:
         return self._by_anchor.get(anchor)
 

@@ -48,12 +48,14 @@ _LABEL = re.compile(r"^(?:[-*]\s+)?(?:\*\*[^*]+\*\*\s*[：:]?\s*)?")
 _PUNCT = re.compile(r"[\s，。；：、,.;:!?！？“”\"'（）()|*\-→]")
 
 
-def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None) -> str:
-    """The verdict line (framing, when the claim has one) and the lead sentences, cited, in one paragraph."""
+def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, unaddressed: tuple[str, ...] = ()) -> str:
+    """The verdict line (framing, when the claim has one) and the lead sentences, cited, in one paragraph.
+    `unaddressed`: openings a sentence is quoted without ("解决方案人员要知道：" in words for a customer)."""
     parts: list[str] = []
     by_anchor: dict[str, list[str]] = {}
     for anchor, phrase in refs:
         s = unnumber(w.sentence(anchor, phrase))
+        s = next((s[len(o):] for o in unaddressed if s.startswith(o) and len(s) > len(o)), s)
         if s and s not in by_anchor.setdefault(anchor, []):
             by_anchor[anchor].append(s)
     for anchor, sents in by_anchor.items():

@@ -156,6 +156,11 @@ class Leads:
             raise AnswerDataError("data/leads.json compare_terms: expected {section anchor: pattern}")
         self.compare_terms = {a: _pattern(f"compare_terms.{a}", t) for a, t in terms.items()}
         self.never = _refs("never_lead", data.get("never_lead", []))
+        self.reader_only = _refs("reader_only", data.get("reader_only", []))
+        addressed = data.get("reader_openers", [])
+        if not isinstance(addressed, list) or not all(isinstance(o, str) and o.strip() for o in addressed):
+            raise AnswerDataError("data/leads.json reader_openers: expected a list of non-empty strings")
+        self.reader_openers = tuple(addressed)
         only = data.get("lead_only_for", {})
         if not isinstance(only, dict) or any(t not in intents for t in only):
             raise AnswerDataError("data/leads.json lead_only_for: expected {topic: [[anchor, phrase], ...]} with known topics")
@@ -297,6 +302,7 @@ class Leads:
         for cid, claim in self.claims.items():
             yield f"claims.{cid}", claim.lead
         yield "never_lead", self.never
+        yield "reader_only", self.reader_only
         for t, refs in self.only_for.items():
             yield f"lead_only_for.{t}", refs
         for side, refs in self.purposes.items():
@@ -330,6 +336,9 @@ class Leads:
         for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
+        for o in self.reader_openers:
+            if not any(s.startswith(o) for a in self.card.anchors for s in self.card.sents(a)):
+                raise AnswerDataError(f"data/leads.json reader_openers: no card sentence opens with {o!r} (was the card edited?)")
         for where, refs in self.all_refs():
             for anchor, phrase in refs:
                 if not any(phrase in s for s in self.card.sents(anchor)):

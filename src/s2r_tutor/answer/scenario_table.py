@@ -88,6 +88,7 @@ class Table:
     text: dict[str, dict[str, str]] = field(default_factory=dict)
     asked: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (act, cue words): what a story explicitly asks
     story_cues: re.Pattern[str] = rd.NEVER  # story words the symptom list misses ("拉不开门把手")
+    gap_told: re.Pattern[str] = rd.NEVER  # a result in simulation set against one on site ("仿真里99%，现场七成")
     cue_second: float | None = None  # a second factor the story names in words needs this neighbour vote
     # what a story names that the card does not cover (temperature): (cue words, line said first)
     # only when the story's strongest factor is one of `when_first` (a frosted floor is the ground, said plainly)
@@ -250,6 +251,7 @@ def parse_table(data: dict) -> Table:
                   for lang, refs in ((data.get("customer") or {}).get("close") or {}).items()},
                  {k: rd.lang_text(_TABLE, f"text.{k}", text[k]) for k in TEXTS}, _asked(data.get("asked")),
                  rd.compile_list(_TABLE, "story_cues", data["story_cues"]) if data.get("story_cues") else rd.NEVER,
+                 gap_told=rd.compile_list(_TABLE, "gap_told", data["gap_told"]) if data.get("gap_told") else rd.NEVER,
                  cue_second=cue_second, uncovered=_uncovered(data.get("uncovered")),
                  uncovered_cite={u["key"]: _evidence(f"uncovered.{u['key']}.cite", u["cite"]) if u.get("cite") else ()
                                  for u in data.get("uncovered") or []},

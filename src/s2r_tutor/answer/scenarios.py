@@ -440,13 +440,19 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         # no factor voted, but the story names a cause the card does not list (a cold store in winter): the
         # note and the card's general causes, not the four scenarios listed (blind 12 b12-010)
         factors = [table().general]
+    elif not factors and (table().asked_act(f.asked_text) or f.act) == "check_first" \
+            and table().gap_told.search(fold(f.story_text)):
+        # "仿真里成功率 99%，现场七成，第一步看啥": a gap no factor names asks what to check all the same; the card's
+        # general check (compare sim and site condition by condition) answers it, where the gap line and what to
+        # judge answered nothing asked (blind 22 b22-030)
+        factors = [table().general]
     if not factors:
         why = lines(w.bullet("reality-gap", w.sentence("reality-gap", "Reality Gap")),
                     w.bullet("solution-engineers", w.sentence("solution-engineers", "重点不是")))
         t = table()
         if shaped(f):
             # "the customer's CTO asks whether our simulation results count on his line; how do I answer": the
-            # words for the customer (the gap, what to judge, and that working in simulation and working
+            # words for the customer (the gap, and that working in simulation and working
             # reliably on site are separated by a whole engineering process), not the four scenarios listed
             # (blind 12 b12-030, b12-064)
             b = _Blocks(w, f, [t.general])
@@ -454,7 +460,9 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             # zh as the closing span (without 解决方案人员要知道); English aligns whole sentences only
             close = t.customer_close.get(w.lang, ())
             spans = b._spans(close) if close else b._cited((("solution-engineers", "工程化落地"),))
-            said = b._cited((*t.customer_cite, ("solution-engineers", "重点不是")))
+            # not "重点不是问客户…": it tells the reader what to judge, and in the words for the customer it read
+            # as talking about the customer to the customer (blind 22 b22-014, b22-040; leads.json reader_only)
+            said = b._cited(t.customer_cite)
             said, spans = spans, said
             body = " ".join(x for x in [*said, *spans] if x)
             return {"body": lines(w.ledger.frame(f"**{t.text['customer_point'][w.lang]}**"), body)}

@@ -127,6 +127,9 @@ def said_tokens(text: str) -> set[str]:
     return out
 
 
+_ORPHAN_MARKER = re.compile(r"((?:^|\n|\]|[：:])\s*)\[\d+\]\s*")
+
+
 def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance: Callable[[str], float | None],
                     previous: str = "", must: frozenset[str] = frozenset(), measure: Callable[[str], int] = len,
                     floor: float | None = None, plain: Callable[[str], float | None] | None = None,
@@ -165,8 +168,10 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         # (blind 10 b10-054: the labelled "**核心**：…核心不是…" line took the lead's place, "不是" went with it)
         whole = None
     if whole is not None:
-        # a body line says the lead and more (the section's head, items and tail): it leads instead
-        lead = re.sub(r"^[-*]\s+", "", us[whole].text)
+        # a body line says the lead and more (the section's head, items and tail): it leads instead,
+        # under the lead's own verdict line if it has one ("卡片给的例子就是这一个…" before an example said again)
+        head = re.match(r"\*\*[^*\n]+\*\*(?!\s*[：:])\s*", lead)
+        lead = (head.group(0) if head else "") + re.sub(r"^[-*]\s+", "", us[whole].text)
         said = core(lead)
         drop = {whole} | {i for i in range(whole) if us[i].heading and us[i].para == us[whole].para}
         us = [u for i, u in enumerate(us) if i not in drop]
@@ -174,7 +179,9 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         for p in lead_sents:
             # a whole lead sentence repeated inside a longer line is taken out of it (a clause is not)
             if p in u.text and p[-1] in "。！？" and core(u.text.replace(p, "")):
-                u.text = re.sub(r"\s{2,}", " ", u.text.replace(p, ""))
+                # a marker left with no words before it (the sentence it closed was the one taken out) goes too
+                rest = _ORPHAN_MARKER.sub(r"\1", re.sub(r"\s{2,}", " ", u.text.replace(p, ""))).rstrip()
+                u.text = rest if u.text[:1].isspace() else rest.lstrip()
             elif f"{p}；" in u.text or f"；{p}" in u.text:
                 # an item of a "；" list the lead already says (a verdict's sentence; the table row an
                 # example quotes: blind 20 b20-055 said "经常先在仿真中训练…" in its lead and again in its row)

@@ -30,10 +30,12 @@ RL_TURN = [{"role": "user", "content": "强化学习跟 sim2real 是一回事吗
            {"role": "assistant", "content": "不是一回事：强化学习经常先在仿真中训练，再通过 Sim2Real 部署到真机；两者解决的是不同问题。"}]
 RL_EXAMPLE = "能用个例子把两者讲明白吗"
 CHECK_GAP = "客户反馈仿真里良率九成多，到了现场只剩六成，我第一步查什么"
+RL_SIMPLER = "还是有点绕，能说得更直白些吗"
+TWIN_PRICE = ["搭一个工厂的数字孪生系统要花多少钱", "how much does a digital twin of a warehouse usually cost?"]
 
 
 def test_these_wordings_are_our_own():
-    mine = {SYSID_VS_FINETUNE, WHY_STILL, *CUSTOMER_ASKS, *(q for q, _ in EXAMPLE_AGAIN), RL_EXAMPLE, CHECK_GAP}
+    mine = {SYSID_VS_FINETUNE, WHY_STILL, *CUSTOMER_ASKS, *(q for q, _ in EXAMPLE_AGAIN), RL_EXAMPLE, CHECK_GAP, RL_SIMPLER, *TWIN_PRICE}
     assert not copied(mine)
 
 
@@ -80,6 +82,19 @@ def test_what_to_check_first_for_an_unnamed_gap_is_the_cards_general_check(tutor
     a = tutor.ask(CHECK_GAP)
     assert not a.refused, a.answer
     assert "逐项对比仿真和现场的条件" in a.answer, a.answer
+
+
+def test_rl_vs_sim2real_said_more_simply_is_what_each_one_is_about(tutor):
+    # the '≠' sentence again answered nothing new (blind 19 b19-045, 22 b22-045)
+    a = tutor.ask(RL_SIMPLER, RL_TURN)
+    assert not a.refused and a.act == "simpler", a.answer
+    assert "关注如何逐渐学会更好的行为" in a.answer and "关注训练环境到真实环境的能力迁移" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", TWIN_PRICE)
+def test_the_price_of_a_digital_twin_is_declined(tutor, question):
+    # another subject (lexicon FOREIGN_TOPICS), not a number the card lacks (blind 22 b22-058)
+    assert tutor.ask(question).refused
 
 
 def test_a_reader_opening_the_card_no_longer_has_is_a_start_up_error(tutor):

@@ -906,7 +906,9 @@ class Answerer:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
                 # (an analogy's picture maps onto the difference said before: the sides it names stay)
-                fresh = tabled if analogy else self._unsaid(plan, tabled, keep=False)
+                # (a simpler wording may say again what the answer before said: it is the same point, plainer;
+                # half of a two-sided plain line read as one side only, b22-045)
+                fresh = tabled if analogy or plan.act == "simpler" else self._unsaid(plan, tabled, keep=False)
                 # an example asked again after the card's example was given ("鲁棒策略是啥" → "举个现场的例子呗"):
                 # the card has no other, and says so before giving it again (blind 16 b16en-022, 17 b17-042,
                 # 22 b22-049 repeated it silently)

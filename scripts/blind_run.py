@@ -77,6 +77,10 @@ def metrics(rows: list[dict], latency: list[float]) -> dict:
         "inscope_refused": sum(r["refused"] for r in inscope),
         "intent_acc": sum(r["intent"] == r["_exp"]["intent"] for r in rows) / len(rows),
         "act_acc": sum(r["act"] == r["_exp"]["act"] for r in rows) / len(rows),
+        # an out-of-scope case is labelled out_of_scope or not_in_card at the writer's choice; both ask for a
+        # decline, so a refused one counts whichever it was labelled (reported beside the strict figure)
+        "act_acc_declines_alike": sum(r["act"] == r["_exp"]["act"] or (r["_exp"]["oos"] and r["refused"])
+                                      for r in rows) / len(rows),
         "first_cite_on_primary": sum(bool(r["_exp"]["first_ok"]) for r in scored) / max(1, len(scored)),
         "first_cite_on_any_expected": sum(bool(r["_exp"]["first_any"]) for r in scored) / max(1, len(scored)),
         "len_median": statistics.median(lens) if lens else None, "len_max": max(lens, default=None),

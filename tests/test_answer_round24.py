@@ -31,11 +31,18 @@ RL_TURN = [{"role": "user", "content": "强化学习跟 sim2real 是一回事吗
 RL_EXAMPLE = "能用个例子把两者讲明白吗"
 CHECK_GAP = "客户反馈仿真里良率九成多，到了现场只剩六成，我第一步查什么"
 RL_SIMPLER = "还是有点绕，能说得更直白些吗"
+DR_TURN = [{"role": "user", "content": "域随机化是怎么做的"},
+           {"role": "assistant", "content": "训练时故意改变摩擦、质量、光照、地形和传感器噪声，减少策略对单一仿真条件的依赖。"}]
+# (a follow-up stating its claim in full, the earlier turn, the verdict line it opens with); English follow-ups
+# of this length are read on their own words already
+FOLLOWUP_CLAIMS = [("那随机化的幅度是不是开得越宽越好", DR_TURN, "**不是越大越好。**"),
+                   ("那是不是仿真里测得够好，就能省掉真机测试了", HARD_TURN, "**不是。")]
 TWIN_PRICE = ["搭一个工厂的数字孪生系统要花多少钱", "how much does a digital twin of a warehouse usually cost?"]
 
 
 def test_these_wordings_are_our_own():
-    mine = {SYSID_VS_FINETUNE, WHY_STILL, *CUSTOMER_ASKS, *(q for q, _ in EXAMPLE_AGAIN), RL_EXAMPLE, CHECK_GAP, RL_SIMPLER, *TWIN_PRICE}
+    mine = {SYSID_VS_FINETUNE, WHY_STILL, *CUSTOMER_ASKS, *(q for q, _ in EXAMPLE_AGAIN), RL_EXAMPLE, CHECK_GAP, RL_SIMPLER, *TWIN_PRICE,
+            *(q for q, _, _ in FOLLOWUP_CLAIMS)}
     assert not copied(mine)
 
 
@@ -95,6 +102,14 @@ def test_rl_vs_sim2real_said_more_simply_is_what_each_one_is_about(tutor):
 def test_the_price_of_a_digital_twin_is_declined(tutor, question):
     # another subject (lexicon FOREIGN_TOPICS), not a number the card lacks (blind 22 b22-058)
     assert tutor.ask(question).refused
+
+
+@pytest.mark.parametrize(("question", "history", "verdict"), FOLLOWUP_CLAIMS)
+def test_a_follow_up_stating_its_claim_gets_its_verdict(tutor, question, history, verdict):
+    # its own neighbours read the claim the conversation's did: the verdict line is its own (blind 21 b21-030, b21-060)
+    a = tutor.ask(question, history)
+    assert not a.refused and a.act == "verdict", a.answer
+    assert a.answer.startswith(verdict), a.answer
 
 
 def test_a_reader_opening_the_card_no_longer_has_is_a_start_up_error(tutor):

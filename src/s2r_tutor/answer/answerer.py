@@ -454,6 +454,17 @@ class Answerer:
             log.debug("no own vector for %r", text[:40], exc_info=True)
             return None
 
+    def _own_claim(self, plan: Plan) -> str | None:
+        """A follow-up that states its claim in full ("那客户说‘我们用的是强化学习，所以不用管sim2real’，这话对吗")
+        is read so by its own nearest labelled questions too: the claim they read first, when they read the
+        follow-up's claim at all, and its verdict line is the question's own, not the earlier topic's (blind 21
+        b21-060 had no 'no'). One more embedding, for a follow-up with a claim's verdict only."""
+        v = self._own_vector(plan.asked)
+        if v is None or plan.reading is None:
+            return None
+        claims = self.acts.read(v, plan.asked).claims
+        return claims[0] if plan.reading.claim in claims else None
+
     def _own_followup_act(self, question: str) -> str | None:
         """The follow-up act a short question asks by its own nearest labelled questions (embedded alone:
         retrieval embeds it with the earlier topic), or None when they read another act or out of scope."""
@@ -834,7 +845,10 @@ class Answerer:
                      and not (plan.intent is Intent.scenario and (factors_for(plan.focus)
                                                                   or story_table().uncovered_line(plan.focus.story_text, "zh")))
                      else None)  # a story's shape says its verdict (also one about what the card does not cover: b15-009)
-            if claim is not None and claim.verdict and plan.previous_answer:
+            own = self._own_claim(plan) if claim is not None and claim.verdict and plan.previous_answer else None
+            if own is not None:
+                claim = self.leads.claims.get(own, claim)
+            if own is None and claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
                 # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",
                 # blind 8 b8-036); a verdict line the card does not state is only given on the question's own.

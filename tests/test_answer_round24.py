@@ -36,13 +36,17 @@ DR_TURN = [{"role": "user", "content": "域随机化是怎么做的"},
 # (a follow-up stating its claim in full, the earlier turn, the verdict line it opens with); English follow-ups
 # of this length are read on their own words already
 FOLLOWUP_CLAIMS = [("那随机化的幅度是不是开得越宽越好", DR_TURN, "**不是越大越好。**"),
-                   ("那是不是仿真里测得够好，就能省掉真机测试了", HARD_TURN, "**不是。")]
+                   ("那是不是仿真里测得够好，就能省掉真机测试了", HARD_TURN, "**不是。"),
+                   # the claim's other side, asked by negating its subject: that side's verdict (blind 23 b23-037)
+                   ("那不借助强化学习，也可以做sim2real吗", RL_TURN, "**是的。**")]
+NEGATED_SUBJECT = [("不靠强化学习能不能搞sim2real", "**是的。**"),
+                   ("is sim2real possible without reinforcement learning?", "**Yes.**")]
 TWIN_PRICE = ["搭一个工厂的数字孪生系统要花多少钱", "how much does a digital twin of a warehouse usually cost?"]
 
 
 def test_these_wordings_are_our_own():
     mine = {SYSID_VS_FINETUNE, WHY_STILL, *CUSTOMER_ASKS, *(q for q, _ in EXAMPLE_AGAIN), RL_EXAMPLE, CHECK_GAP, RL_SIMPLER, *TWIN_PRICE,
-            *(q for q, _, _ in FOLLOWUP_CLAIMS)}
+            *(q for q, _, _ in FOLLOWUP_CLAIMS), *(q for q, _ in NEGATED_SUBJECT)}
     assert not copied(mine)
 
 
@@ -108,6 +112,14 @@ def test_the_price_of_a_digital_twin_is_declined(tutor, question):
 def test_a_follow_up_stating_its_claim_gets_its_verdict(tutor, question, history, verdict):
     # its own neighbours read the claim the conversation's did: the verdict line is its own (blind 21 b21-030, b21-060)
     a = tutor.ask(question, history)
+    assert not a.refused and a.act == "verdict", a.answer
+    assert a.answer.startswith(verdict), a.answer
+
+
+@pytest.mark.parametrize(("question", "verdict"), NEGATED_SUBJECT)
+def test_a_claim_asked_by_its_negated_subject_gets_the_other_sides_verdict(tutor, question, verdict):
+    # "sim2real is only for RL" read from the neighbours; "without RL" asks its other side ("不是。" before)
+    a = tutor.ask(question)
     assert not a.refused and a.act == "verdict", a.answer
     assert a.answer.startswith(verdict), a.answer
 

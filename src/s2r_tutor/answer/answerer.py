@@ -458,12 +458,14 @@ class Answerer:
         """A follow-up that states its claim in full ("那客户说‘我们用的是强化学习，所以不用管sim2real’，这话对吗")
         is read so by its own nearest labelled questions too: the claim they read first, when they read the
         follow-up's claim at all, and its verdict line is the question's own, not the earlier topic's (blind 21
-        b21-060 had no 'no'). One more embedding, for a follow-up with a claim's verdict only."""
+        b21-030 had no 'not the bigger the better'). One more embedding, for a follow-up with a claim's verdict only."""
         v = self._own_vector(plan.asked)
         if v is None or plan.reading is None:
             return None
         claims = self.acts.read(v, plan.asked).claims
-        return claims[0] if plan.reading.claim in claims else None
+        own = self.leads.claims.get(claims[0]) if plan.reading.claim in claims else None
+        # (one that asks the claim's other side, "那不用强化学习也能做sim2real？", gets that side's verdict: _claim_lead)
+        return claims[0] if own is not None else None
 
     def _own_followup_act(self, question: str) -> str | None:
         """The follow-up act a short question asks by its own nearest labelled questions (embedded alone:
@@ -848,6 +850,7 @@ class Answerer:
             own = self._own_claim(plan) if claim is not None and claim.verdict and plan.previous_answer else None
             if own is not None:
                 claim = self.leads.claims.get(own, claim)
+                plan.reading.claim = own
             if own is None and claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
                 # claim of the earlier topic with the opposite polarity ("可以" to "全用真机数据不就完了",
@@ -1069,20 +1072,28 @@ class Answerer:
     def _claim_lead(self, plan: Plan, claim, lang: str) -> tuple[tuple, str | None]:
         """(card sentences, verdict line) of a claim, the way the reader's statement points (answer/polarity.py):
 
-        - a follow-up: no yes/no (its verdict line was withdrawn), nor the card's own bare 「不是。」, which
-          answered the card's heading, not this turn (blind 13 b13-064: "不是。" + the answer before);
+        - a follow-up whose verdict line was withdrawn (its own neighbours do not read its claim): no yes/no,
+          nor the card's own bare 「不是。」, which answered the card's heading, not this turn (blind 13 b13-064:
+          "不是。" + the answer before); one that kept it is answered like a first question;
         - the question negates one claim's own cue words ("不只是给强化学习用的吧", "isn't only for RL"), or
-          uses its `other_cue` ("还得再验证一遍吧"): the reader states that claim's other side: 「是的。」 /
+          uses its `other_cue` ("还得再验证一遍吧"), or negates the claim's subject ("不用强化学习也能做吗"):
+          the reader states that claim's other side: 「是的。」 /
           "Yes." (「不是。」 for a claim that holds) and the card sentence that decides it
           (data/claim_statements.jsonl; blind 14 b14-024 got 「不是。」);
         - otherwise the claim's verdict as written."""
         bare = re.compile(r"(?:不是|是的?|对|不对)[。！]?")
         rest = tuple(r for r in claim.lead if not bare.fullmatch(r[1]))
-        if plan.previous_answer:
-            return rest or claim.lead, (claim.verdict or {}).get(lang)
+        if plan.previous_answer and not claim.verdict:
+            return rest or claim.lead, None
         asked = fold(plan.asked or plan.focus.question)
         turned = [(cid, c) for cid, c in self.leads.claims.items()
                   if (side := self.leads.stated_side(c, asked)) is not None and side != c.holds]
+        cid = plan.reading.claim if plan.reading is not None else None
+        if not turned and cid in self.leads.claims and self.leads.claims[cid].lead == claim.lead \
+                and self.leads.turned(self.leads.claims[cid], asked):
+            # a negation before the claim's subject asks its other side ("不用强化学习也能做sim2real吗" of
+            # "sim2real is only for RL": 「是的。」, not the claim's 「不是。」; blind 23 b23-037)
+            turned = [(cid, self.leads.claims[cid])]
         if len(turned) == 1:
             cid, other = turned[0]
             cite = deciding_sentence(self.statements, cid, not other.holds)

@@ -448,6 +448,21 @@ class Leads:
             return not claim.holds if self._negated(claim.cue, question) else claim.holds
         return None
 
+    def turned(self, claim: Claim, question: str) -> bool:
+        """The question asks the claim's other side: its cue words say that side, or a negation stands right
+        before its subject ("不用强化学习也能做吗" of "sim2real is only for RL")."""
+        side = self.stated_side(claim, question)
+        if side is not None:
+            return side != claim.holds
+        if claim.subject is None or self.negated is None:
+            return False
+        # the negation right before the subject ("不用强化学习", "without RL"), not anywhere in its clause
+        # ("不用仿真强化学习能训吗" negates the simulator), and not one a second negation turns back: "不用强化学习
+        # 的话，就跟Sim2Real没关系了吧" states the claim (dev b19-027, b22-039)
+        plain = self.negated[1].sub(" ", question)
+        negations = list(self.negated[0].finditer(plain))
+        return len(negations) % 2 == 1 and any(claim.subject.match(plain, m.end() + k) for m in negations for k in range(2))
+
     def cue_negated(self, claim: Claim, question: str) -> bool:
         return claim.cue is not None and self._negated(claim.cue, question)
 

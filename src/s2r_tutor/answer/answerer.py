@@ -262,7 +262,8 @@ class Answerer:
             # asks a number of the language model, not of the card's fine-tuning (blind 16 b16-054)
             in_scope, reason = True, "not-in-card"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
-            if specific or continues(question) or ordinal(question) is not None or reading.act in _ASKED_OF_EARLIER:
+            if specific or continues(question) or ordinal(question) is not None or reading.act in _ASKED_OF_EARLIER \
+                    or self._compares_earlier(question, reading, topic, prev_intent):
                 in_scope, reason = True, "follow-up"
         if not ctx.is_followup and users and as_followup is None and (
                 (not in_scope and reason in ("no-term", "weak-low")) or (reason == "neighbours" and not complaint)):
@@ -407,14 +408,26 @@ class Answerer:
                     earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""),
                     ranking=ranking, ranking_kind=ranking_kind or "", fit=fit)
 
+    def _compares_earlier(self, question: str, reading: Reading, topic: str | None, intent: Intent) -> bool:
+        """"那两个有啥区别" after a turn that named two sides (two methods) asks their difference: a comparison
+        with no word of its own that the card and the labelled questions do not know (blind 23 b23-044 was
+        declined as having no term; "那猫和狗有啥区别" names subjects of its own and stays out)."""
+        return (reading.act == "compare" and bool(topic) and len(focus_for(topic, intent).anchors) >= 2
+                and not self.known.unknown(question))
+
     @staticmethod
     def _earlier_side(focus: Focus, topic: str | None, question: str, intent: Intent) -> None:
         """A comparison follow-up that names one side leaves the other to the earlier turn: "那它跟域随机化有啥区别"
         after a system-identification turn answers both, the earlier one first (blind 9 b9-024 described one side
         only). Where the intent lists its parts (the four methods), only those are sides: "那它和真机微调不都是用
-        真实数据吗" names the data they share, not a third side (blind 22 b22-046 lost system identification)."""
+        真实数据吗" names the data they share, not a third side (blind 22 b22-046 lost system identification), and
+        an inherited focus of two parts and that data compares the two parts (blind 23 b23-044)."""
         options = set(ORDINAL_LISTS.get(intent, ()))
         named = focus.anchors & options if options else focus.anchors
+        if len(named) == 2 and focus.anchors - named:
+            # two parts and the data both use ("那两个有啥区别" inherits "系统辨识和真机微调都要用真实数据吧"): the parts
+            focus.anchors, focus.order = named, [a for a in focus.order if a in named]
+            return
         if len(named) != 1 or not topic:
             return
         earlier = focus_for(topic, intent).anchors

@@ -41,7 +41,7 @@ FOLLOWUP_CLAIMS = [("那随机化的幅度是不是开得越宽越好", DR_TURN,
                    ("那不借助强化学习，也可以做sim2real吗", RL_TURN, "**是的。**")]
 TWO_METHODS_TURN = [{"role": "user", "content": "真机微调和系统辨识是不是都得采真实数据"},
                     {"role": "assistant", "content": "是的，两者都要用真实机器人数据。"}]
-THE_TWO_DIFFER = "那这两个差别是啥"  # "它俩区别在哪", "这两个有什么不同？" are still read as other topics
+THE_TWO_DIFFER = ["那这两个差别是啥", "它们俩不同在哪儿"]  # "那二者有什么差异？" is declined: 二者 is unknown
 DRIVING = ["无人驾驶的感知算法怎么做", "what separates level 2 from level 4 autonomous driving?"]
 HARD_SIMPLER = "能再简单一点吗，一句话就行"  # "一句话概括一下难点" is declined (no term of its own): not fixed
 NEGATED_SUBJECT = [("不靠强化学习能不能搞sim2real", "**是的。**"),
@@ -52,7 +52,7 @@ TWIN_PRICE = ["搭一个工厂的数字孪生系统要花多少钱", "how much d
 def test_these_wordings_are_our_own():
     mine = {SYSID_VS_FINETUNE, WHY_STILL, *CUSTOMER_ASKS, *(q for q, _ in EXAMPLE_AGAIN), RL_EXAMPLE, CHECK_GAP, RL_SIMPLER, *TWIN_PRICE,
             *(q for q, _, _ in FOLLOWUP_CLAIMS), *(q for q, _ in NEGATED_SUBJECT),
-            THE_TWO_DIFFER, *DRIVING, HARD_SIMPLER}
+            *THE_TWO_DIFFER, *DRIVING, HARD_SIMPLER}
     assert not copied(mine)
 
 
@@ -130,9 +130,11 @@ def test_a_claim_asked_by_its_negated_subject_gets_the_other_sides_verdict(tutor
     assert a.answer.startswith(verdict), a.answer
 
 
-def test_the_two_sides_an_earlier_turn_named_are_compared(tutor):
-    # declined as having no term of its own (blind 23 b23-044); the data both use is no third side
-    a = tutor.ask(THE_TWO_DIFFER, TWO_METHODS_TURN)
+@pytest.mark.parametrize("question", THE_TWO_DIFFER)
+def test_the_two_sides_an_earlier_turn_named_are_compared(tutor, question):
+    # declined as having no term of its own (blind 23 b23-044), or read as the reality gap (区别在哪) or the RL
+    # table (有什么不同); the data both use is no third side
+    a = tutor.ask(question, TWO_METHODS_TURN)
     assert not a.refused and a.act == "compare", a.answer
     assert {c.chunk_id for c in a.citations[:2]} == {"04-08#system-identification", "04-08#real-world-fine-tuning"}, a.answer
 

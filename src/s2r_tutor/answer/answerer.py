@@ -168,6 +168,11 @@ class Answerer:
             if not ctx.is_followup:
                 ctx = follow_up_of(history, users[-1])
                 short_act = self._own_followup_act(question) or "how"
+        if short and not story_fix and self._asks_pair(question, history[users[-1]].content):
+            # "这两个有什么不同？" / "它俩区别在哪" after a turn that named two methods: the difference of those two,
+            # whatever a phrase rule reads in 区别在哪 (the reality gap) or the neighbours in 有什么不同 (the RL table)
+            specific = False
+            ctx, short_act = follow_up_of(history, users[-1]), "compare"
         short = short and not specific
         if as_followup is not None:
             ctx, short_act = follow_up_of(history, users[-1]), as_followup
@@ -407,6 +412,15 @@ class Answerer:
                     asked=question,
                     earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""),
                     ranking=ranking, ranking_kind=ranking_kind or "", fit=fit)
+
+    def _asks_pair(self, question: str, earlier: str) -> bool:
+        """A short comparison that names no side of its own, after a turn that named two of a topic's parts
+        (blind 23 b23-044 and its rewordings): a compare cue, no part named, no word unknown to the card and the
+        labelled questions, and two parts in the earlier turn."""
+        if "compare" not in self.acts.cue_acts(question) or self.known.unknown(question):
+            return False
+        return any(not focus_for(question, i).anchors and len(focus_for(earlier, i).anchors & set(parts)) == 2
+                   for i, parts in ORDINAL_LISTS.items())
 
     def _compares_earlier(self, question: str, reading: Reading, topic: str | None, intent: Intent) -> bool:
         """"那两个有啥区别" after a turn that named two sides (two methods) asks their difference: a comparison

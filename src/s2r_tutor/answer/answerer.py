@@ -490,9 +490,8 @@ class Answerer:
         if v is None or plan.reading is None:
             return None
         claims = self.acts.read(v, plan.asked).claims
-        own = self.leads.claims.get(claims[0]) if plan.reading.claim in claims else None
         # (one that asks the claim's other side, "那不用强化学习也能做sim2real？", gets that side's verdict: _claim_lead)
-        return claims[0] if own is not None else None
+        return claims[0] if plan.reading.claim in claims and claims[0] in self.leads.claims else None
 
     def _own_followup_act(self, question: str) -> str | None:
         """The follow-up act a short question asks by its own nearest labelled questions (embedded alone:
@@ -876,7 +875,7 @@ class Answerer:
                      else None)  # a story's shape says its verdict (also one about what the card does not cover: b15-009)
             own = self._own_claim(plan) if claim is not None and claim.verdict and plan.previous_answer else None
             if own is not None:
-                claim = self.leads.claims.get(own, claim)
+                claim = self.leads.claims[own]
                 plan.reading.claim = own
             if own is None and claim is not None and claim.verdict and plan.previous_answer:
                 # a follow-up's neighbours are read on the earlier topic + this question: they may name a
@@ -1115,9 +1114,10 @@ class Answerer:
         asked = fold(plan.asked or plan.focus.question)
         turned = [(cid, c) for cid, c in self.leads.claims.items()
                   if (side := self.leads.stated_side(c, asked)) is not None and side != c.holds]
+        # (`claim` is the claim the plan read, its verdict possibly withdrawn: plan.reading.claim names it)
         cid = plan.reading.claim if plan.reading is not None else None
-        if not turned and cid in self.leads.claims and self.leads.claims[cid].lead == claim.lead \
-                and self.leads.turned(self.leads.claims[cid], asked):
+        if not turned and cid in self.leads.claims and self.leads.stated_side(self.leads.claims[cid], asked) is None \
+                and self.leads.subject_negated(self.leads.claims[cid], asked):
             # a negation before the claim's subject asks its other side ("不用强化学习也能做sim2real吗" of
             # "sim2real is only for RL": 「是的。」, not the claim's 「不是。」; blind 23 b23-037)
             turned = [(cid, self.leads.claims[cid])]

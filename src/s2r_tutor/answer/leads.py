@@ -448,12 +448,9 @@ class Leads:
             return not claim.holds if self._negated(claim.cue, question) else claim.holds
         return None
 
-    def turned(self, claim: Claim, question: str) -> bool:
-        """The question asks the claim's other side: its cue words say that side, or a negation stands right
-        before its subject ("不用强化学习也能做吗" of "sim2real is only for RL")."""
-        side = self.stated_side(claim, question)
-        if side is not None:
-            return side != claim.holds
+    def subject_negated(self, claim: Claim, question: str) -> bool:
+        """The question asks the claim's other side by a negation right before its subject ("不用强化学习也能做吗"
+        of "sim2real is only for RL"); its cue words, when it has them, decide first (stated_side)."""
         if claim.subject is None or self.negated is None:
             return False
         # the negation right before the subject ("不用强化学习", "without RL"), not anywhere in its clause

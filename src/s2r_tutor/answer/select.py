@@ -128,6 +128,8 @@ def said_tokens(text: str) -> set[str]:
 
 
 _ORPHAN_MARKER = re.compile(r"((?:^|\n|\]|[：:])\s*)\[\d+\]\s*")
+# a verdict line opening a lead ("**不是。**"), not a label ("**核心**：…")
+_VERDICT_HEAD = re.compile(r"\*\*[^*\n]+\*\*(?!\s*[：:])\s*")
 
 
 def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance: Callable[[str], float | None],
@@ -163,14 +165,14 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)
                   and not (bare_lead and core(u.text) == said)
                   and (not lead_first or core(u.text).startswith(core(lead_sents[0])))), None)
-    if whole is not None and lead_first and re.match(r"\*\*[^*\n]+\*\*(?!\s*[：:])", lead):
+    if whole is not None and lead_first and _VERDICT_HEAD.match(lead):
         # a claim's verdict line ("**不是。**") stays: the body line only loses the sentence the lead says
         # (blind 10 b10-054: the labelled "**核心**：…核心不是…" line took the lead's place, "不是" went with it)
         whole = None
     if whole is not None:
         # a body line says the lead and more (the section's head, items and tail): it leads instead,
         # under the lead's own verdict line if it has one ("卡片给的例子就是这一个…" before an example said again)
-        head = re.match(r"\*\*[^*\n]+\*\*(?!\s*[：:])\s*", lead)
+        head = _VERDICT_HEAD.match(lead)
         lead = (head.group(0) if head else "") + re.sub(r"^[-*]\s+", "", us[whole].text)
         said = core(lead)
         drop = {whole} | {i for i in range(whole) if us[i].heading and us[i].para == us[whole].para}

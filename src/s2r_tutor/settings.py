@@ -159,6 +159,10 @@ class AnswerSettings(BaseModel):
                                  "the customer's own (a suction gripper) sits near out-of-scope hardware questions "
                                  "(blind 15 b15-010 at 0.09); still under the 0.16 of the softly refused out-of-scope ones")
     neighbour_min_chars: int = Field(6, gt=0, description="... and the question has at least this many letters of its own")
+    claim_topic_vote: float = Field(0.7, ge=0, le=1, description="a told story whose labelled neighbours read a yes/no "
+                                    "claim and vote at least this for the claim's own topic is answered as that claim, "
+                                    "not as a customer story (blind 23 b23-057: the safety of failing in simulation; at 0.6 dev b17-008, a cold "
+                                    "factory 'is this the gap?', read 0.6 reality_gap and lost its story)")
     neighbour_min_cosine: float = Field(0.90, ge=0, le=1, description="... and the nearest one is at least this close")
     neighbour_oos_veto: float = Field(0.6, ge=0, le=1, description="a question the phrase rules let in only by a soft "
                                       "reason (card meta, corpus words, general robotics words; never a core Sim2Real "

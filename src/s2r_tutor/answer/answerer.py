@@ -287,7 +287,8 @@ class Answerer:
             intent = prev_intent
         else:
             intent = detected.intent
-            if intent is not Intent.scenario and in_scope and not ctx.is_followup and self._told_story(question, reading, qv):
+            if intent is not Intent.scenario and in_scope and not ctx.is_followup and self._told_story(question, reading, qv) \
+                    and not self._claim_of_own_topic(reading):
                 # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is
                 # answered as one, though it names a topic ("这也算 reality gap 吗") or a cost word (blind 11
                 # b11-011, b11-012): the phrase rules and the retrieval prior outweighed the neighbours
@@ -333,10 +334,18 @@ class Answerer:
         if reading.claim is not None and not self.leads.names_subject(reading.claim, conversation):
             # the neighbours read a claim about a subject the conversation never names (leads.json 'subject')
             reading.claim = next((c for c in reading.claims[1:] if self.leads.names_subject(c, conversation)), None)
+        if reading.claim is not None and self.leads.claims[reading.claim].by_cue \
+                and not self.leads.claims[reading.claim].cue.search(q):
+            # a `by_cue` claim is read where its own words are ("把质量调对就一劳永逸了？"), never by neighbours
+            # alone: its labelled questions sit beside perfect-sim's ("只要仿真做得足够逼真，就不存在gap了吧")
+            reading.claims = tuple(c for c in reading.claims if c != reading.claim)
+            reading.claim = reading.claims[0] if reading.claims else None
         cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
-        if cued is not None and reading.claim not in (None, cued):
+        if cued is not None and reading.claim not in (None, cued) \
+                and not self.leads.claims[cued].by_cue:
             # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
-            # 跳过真机 is a direct-deploy cue): the cue only names a claim the neighbours left unread
+            # 跳过真机 is a direct-deploy cue): the cue only names a claim the neighbours left unread — unless
+            # it is a `by_cue` claim (data/leads.json), whose cue is more specific than any neighbour
             cued = None
         if cued is not None:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
@@ -471,6 +480,17 @@ class Answerer:
         t, a = story_table(), self.settings.answer
         return ((is_story(question) or (reading.best_cosine < t.told_held and self.stories.told(qv, a.neighbour_min_cosine)))
                 and (reading.intents.get(Intent.scenario.value, 0.0) >= t.story_vote or self.stories.story_share(qv) >= t.story_share))
+
+    def _claim_of_own_topic(self, reading: Reading) -> bool:
+        """A yes/no whose labelled neighbours read a claim and vote strongly for that claim's own topic: it asks
+        the claim, not about a customer's story, though it uses a symptom word ("在仿真里…摔个几千次也没关系对吧"
+        is the safety of simulation; blind 23 b23-057 got "是的，这属于 Reality Gap")."""
+        # one claim read: a story touching several (the body counts, not only software, …) stays a story
+        # (b12-008 "一台老是比别的容易摔…这算sim2real的问题吗" is one unit of ten, the card's 本体参数存在误差)
+        if reading.act != "verdict" or not reading.claim or len(reading.claims) != 1:
+            return False
+        topics = self.acts.claim_topics.get(reading.claim, set())
+        return any(reading.intents.get(t, 0.0) >= self.settings.answer.claim_topic_vote for t in topics)
 
     def _own_vector(self, text: str):
         """`text` embedded alone (retrieval embeds a follow-up with the earlier topic), or None with a
@@ -1065,7 +1085,8 @@ class Answerer:
                                        # a bare lead (one line, simpler) says the count; the list stays in the sources
                                        announced=self.leads.announced if budget and plan.act != "simpler" else None,
                                        whole_list=(plan.intent.value, plan.act) in self.leads.builder_first,
-                                       lead_own=plain(lead) if floor is not None and lead and plan.act in a.lead_floor_acts else None)
+                                       lead_own=plain(lead) if floor is not None and lead and plan.act in a.lead_floor_acts else None,
+                                       whole_counted=plan.act not in a.floor_acts)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])

@@ -18,6 +18,7 @@ LABELS: dict[str, dict[str, str]] = {
         "sc-why": "为什么会这样",
         "side-summary": "Sim2Real", "side-related-simulation": "机器人仿真",
         "related-heading": "和 Sim2Real 相关的概念",
+        "aspects-heading": "卡片把原因归成几类：", "aspects-four": "卡片给出四类原因：",
     },
     "en": {
         "one-sentence": "In one sentence", "intro": "The card's lead", "check": "Reality as the test",
@@ -32,6 +33,7 @@ LABELS: dict[str, dict[str, str]] = {
         "closest": "The section closest to your question",
         "side-summary": "Sim2Real", "side-related-simulation": "Robot simulation",
         "related-heading": "Concepts related to Sim2Real:",
+        "aspects-heading": "The card groups the reasons like this:", "aspects-four": "The card gives four reasons:",
         "sc-patterns": "Which card scenario it resembles", "sc-factors": "Likely gap factors",
         "sc-checks": "What to check next", "sc-why": "Why this happens",
         # English names for the card's headings (the Chinese heading follows in the answer)

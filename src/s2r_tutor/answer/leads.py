@@ -32,6 +32,11 @@ class Claim:
     # neighbours to read the claim: "客户想把仿真里训好的策略装到改装过的机器人上，说反正算法一样，可行吗"
     # sits near "强化学习全部放到实体机器人上练，可行吗" and read the RL claim (dev b17-014)
     subject: re.Pattern[str] | None = None
+    # read only where its cue matches, and there over any claim the neighbours read: a cue that names a part
+    # AND says it is enough ("把质量调对就一劳永逸了？") is more specific than the neighbours, which read the
+    # part's topic ("is matching the mass enough?" read body-params, "Yes, the card says so") or, alone, a
+    # neighbouring claim's questions (perfect-sim's)
+    by_cue: bool = False
 
 
 @dataclass(frozen=True)
@@ -149,7 +154,9 @@ class Leads:
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
                                      Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")),
                                      holds, _pattern(f"claims.{cid}.other_cue", c.get("other_cue")),
-                                     _pattern(f"claims.{cid}.subject", c.get("subject")))
+                                     _pattern(f"claims.{cid}.subject", c.get("subject")), c.get("by_cue") is True)
+            if c.get("by_cue") not in (None, True, False) or (c.get("by_cue") and self.claims[cid].cue is None):
+                raise AnswerDataError(f"data/leads.json claims.{cid}: 'by_cue' must be true or false, with a 'cue'")
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
         terms = data.get("compare_terms", {})
         if not isinstance(terms, dict):

@@ -138,7 +138,7 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
                     lead_first: bool = False, bare_lead: bool = False,
                     repeated: Callable[[str], bool] | None = None,
                     announced: Callable[[str], int | None] | None = None, whole_list: bool = False,
-                    lead_own: float | None = None) -> str:
+                    lead_own: float | None = None, whole_counted: bool = True) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
@@ -155,12 +155,16 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     that many items, is kept whole or not at all (with the lead: whole, within `max_chars`). `whole_list`:
     the body's first list is the answer (the steps, the memory hooks): it is kept whole, like a list the
     lead announces. `lead_own`: the lead's own relevance; the floor then counts from it when it is higher
-    than every body line's (a list that scores alike throughout, all of it below the point, is padding)."""
+    than every body line's (a list that scores alike throughout, all of it below the point, is padding).
+    `whole_counted`: a list under a heading that counts it ("卡片给出四类原因：") is the answer (why, how, an
+    overview): kept whole like a list the lead announces, and a lead that is one of its items gives way to it.
+    Otherwise (one point asked: an example, a verdict) it is kept whole or not at all, within the budget."""
     said = core(lead)
     before = core(previous)
     lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
                   if len(p.strip()) >= MIN_LEAD_CHARS]
     us = units(body)
+    uncounted: set[int] = set()  # counting headings whose list lost an item to the lead: one fewer, not shown
     # (`bare_lead`, for "simpler": a line that adds only a label, "**检验**：" + the lead, does not)
     whole = next((i for i, u in enumerate(us) if lead_sents and all(p in u.text for p in lead_sents)
                   and not (bare_lead and core(u.text) == said)
@@ -176,7 +180,20 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         lead = (head.group(0) if head else "") + re.sub(r"^[-*]\s+", "", us[whole].text)
         said = core(lead)
         drop = {whole} | {i for i in range(whole) if us[i].heading and us[i].para == us[whole].para}
+        if announced is not None and (h := _counted(us, whole, announced)) is not None:
+            # an item of a list its heading counts ("卡片给出四类原因："): the rest of the list still goes
+            # together, under no heading, as the count no longer matches it (the question singled the item
+            # out: b22-026 "仿真里都能控制哪些训练条件" leads with D · 可控)
+            uncounted.add(id(us[h]))
         us = [u for i, u in enumerate(us) if i not in drop]
+    elif announced is not None and said:
+        # the lead says an item of a counted list in part (the English reasons are their heads alone): the
+        # item is not shown again under it (the English pass drops a sentence shown twice), so likewise
+        hit = next(((i, h) for i, u in enumerate(us) if (h := _counted(us, i, announced)) is not None
+                    and core(u.text) and core(u.text) in said), None)
+        if hit is not None:
+            uncounted.add(id(us[hit[1]]))
+            us = [u for i, u in enumerate(us) if i != hit[0]]
     for u in us:
         for p in lead_sents:
             # a whole lead sentence repeated inside a longer line is taken out of it (a clause is not)
@@ -212,7 +229,7 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     always = [r is None and not t for r, t in zip(rel, table)]  # a table is kept like a must line (within max_chars)
     rel = [top + 1.0 if r is None else r for r in rel]
     order = sorted(range(len(groups)), key=lambda g: (-rel[g], g))
-    bundles = _announced_lists(lead, us, groups, announced or (lambda _: None), whole_list)
+    bundles = _announced_lists(lead, us, groups, announced or (lambda _: None), whole_list, whole_counted, uncounted)
     keep: set[int] = set()
     done: set[int] = set()
     cited = False  # a card sentence is kept: before one is, the budget does not apply (see below)
@@ -240,6 +257,12 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             # an announced list: all its lines at once, kept over the budget when the lead announced it
             members, forced = bundles[g]
             done.update(members)
+            # (an item the lead already says is not said again: "两边的对比" under a lead quoting both sides)
+            members = [m for m in members if not ((c := core(us[groups[m][1]].text)) and c in said)]
+            if not members:
+                continue
+            if floor is not None and not forced and any(own[m] is not None and own[m] < best_own - floor for m in members):
+                continue  # one point asked (a yes/no, an example): a list whose items fall below the point is padding
             take([i for m in members for i in groups[m][0]], [groups[m][1] for m in members], forced)
             continue
         idx, line = groups[g]
@@ -253,11 +276,20 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         if repeated is not None and repeated(us[line].text):
             continue
         take(idx, [line], forced)
-    return join_units(lead, [us[i] for i in sorted(keep)])
+    return join_units(lead, [us[i] for i in sorted(keep) if id(us[i]) not in uncounted])
+
+
+def _counted(us: list, i: int, announced: Callable[[str], int | None]) -> int | None:
+    """The heading unit that counts the list bullet `i` is an item of ("卡片给出四类原因："), or None."""
+    heads = [h for h in range(i) if us[h].heading and (us[h].para == us[i].para or (us[h].alone and us[h].para == us[i].para - 1))]
+    if heads and us[i].text.lstrip().startswith(("- ", "* ")) and announced(us[heads[-1]].text):
+        return heads[-1]
+    return None
 
 
 def _announced_lists(lead: str, us: list, groups: list[tuple[list, int]], announced: Callable[[str], int | None],
-                     whole_first: bool = False) -> dict[int, tuple[list[int], bool]]:
+                     whole_first: bool = False, counted_forced: bool = True,
+                     uncounted: set[int] = frozenset()) -> dict[int, tuple[list[int], bool]]:
     """group -> (the groups of its announced list, forced): a line (or the lead) that announces a count
     binds the first run of bullet lines after it that has exactly that many items; the announcing
     line joins its list's bundle, and a list the lead announces is forced (kept over the budget).
@@ -269,6 +301,10 @@ def _announced_lists(lead: str, us: list, groups: list[tuple[list, int]], announ
     if whole_first:
         speakers = [(-1, -1)]  # n = -1: the first run, whatever its length
     speakers += [(i, announced(u.text)) for i, u in enumerate(us) if not u.heading and i in by_line]
+    # a heading that counts its list ("两边的对比：", "The card gives four reasons:") binds it too, like the
+    # lead: the list is the point of the block, kept whole (within max_chars); a list shown under it short of
+    # an item contradicted it (blind 23 b23en-023: "side by side" over one side; b23en-009: one reason of four)
+    speakers += [(i, n - (id(u) in uncounted)) for i, u in enumerate(us) if u.heading and (n := announced(u.text))]
     out: dict[int, tuple[list[int], bool]] = {}
     for at, n in speakers:
         items: list[int] = []
@@ -286,7 +322,7 @@ def _announced_lists(lead: str, us: list, groups: list[tuple[list, int]], announ
             i = run[-1] + 1
         if not items or any(g in out for g in items):
             continue
-        members = ([by_line[at]] if at >= 0 and by_line[at] not in items else []) + items
+        members = ([by_line[at]] if at in by_line and by_line[at] not in items else []) + items
         for g in members:
-            out[g] = (members, at < 0)
+            out[g] = (members, at < 0 or (counted_forced and us[at].heading))
     return out

@@ -15,7 +15,7 @@ from ..models import Intent
 LANGS = ("zh", "en")
 ALLOWED: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     Intent.definition.value: "points",
-    Intent.why_simulation.value: "scene aspects closing",
+    Intent.why_simulation.value: "scene heading aspects closing",
     Intent.loop.value: "steps practice closing",
     Intent.reality_gap.value: "causes contrast term",
     Intent.methods.value: "goal methods extra",

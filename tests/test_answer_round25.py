@@ -1,0 +1,115 @@
+"""Round 25 (issue 14/17, after blind set 23): a heading that counts its list binds it (the four reasons for
+simulation, the two sides of the reality gap), so a list is never shown short of what its heading says; an
+English "why simulate?" names all four reasons, by their heads; a yes/no whose labelled neighbours read one
+claim of another topic is that claim, not a customer story ("failing in simulation is harmless, right?");
+"getting one parameter right is enough" is answered "not enough". Wordings of our own: none is in
+data/acts.jsonl or a docs/blind* set (checked below)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from blind_support import copied
+
+WHY_SIM = ["为啥不让真机直接学，非得先在电脑里练", "仿真到底图个啥，真机不能直接训吗",
+           "what do we gain by training in simulation instead of on hardware?",
+           "why would anyone train a robot in a simulator first?"]
+ASPECTS = {"zh": ("A · 成本", "B · 安全", "C · 规模", "D · 可控"), "en": ("A · Cost", "B · Safety", "C · Scale", "D · Control")}
+# each reason's head, said once whether it leads or is listed
+HEADS = {"zh": ("真实机器人训练成本高", "危险动作不能在真机上无限尝试", "可以并行运行大量训练环境", "可以主动改变训练条件"),
+         "en": ("Training on real robots is expensive", "Dangerous actions cannot be tried endlessly on the real robot",
+                "Many training environments can run in parallel", "Training conditions can be changed deliberately")}
+COUNTED = {"zh": "卡片给出四类原因：", "en": "The card gives four reasons:"}
+GAP = ["仿真跟现实到底哪里对不上", "how exactly does the simulated world differ from the real one?"]
+SIDES = {"zh": ("两边的对比：", "仿真环境：", "真实环境："),
+         "en": ("The two sides:", "Simulation environment:", "Real environment:")}
+SIM_HARMLESS = ["让虚拟机器人在仿真里狠狠摔，反正不疼不坏对吧", "crashing the virtual robot over and over costs us nothing, right?"]
+WIDER_RANGE = "随机化开得越猛越好吧，反正越乱越抗造"
+ONE_FIX = [("只要把地面摩擦标准了，仿真和真机就对上了吧", "**不够。**"),
+           ("if we nail the motor latency in the sim, is the gap gone?", "**No, that alone is not enough.**"),
+           # its cue (a part named, and "enough") over the body-parameter claim its neighbours read first
+           ("is getting the robot's weight right in the simulator enough to fix it?", "**No, that alone is not enough.**")]
+ONE_OF_MANY = "客户那边二十台同型号的，就一台老往左偏，程序都一样，这跟sim2real有关系吗"
+
+
+def _lang(q: str) -> str:
+    return "zh" if re.search(r"[\u4e00-\u9fff]", q) else "en"
+
+
+def test_these_wordings_are_our_own():
+    mine = {*WHY_SIM, *GAP, *SIM_HARMLESS, WIDER_RANGE, *(q for q, _ in ONE_FIX), ONE_OF_MANY}
+    assert not copied(mine)
+
+
+@pytest.mark.parametrize("question", WHY_SIM)
+def test_why_simulate_names_all_four_reasons_once(tutor, question):
+    a = tutor.ask(question)
+    lang = _lang(question)
+    assert a.intent == "why_simulation" and a.act in ("why", "overview"), (a.intent, a.act)
+    # each of the four, exactly once (a lead that is one of them is not listed again)
+    assert [a.answer.count(x) for x in HEADS[lang]] == [1, 1, 1, 1], a.answer
+    assert len(a.answer) <= 900
+
+
+@pytest.mark.parametrize("question", WHY_SIM + GAP)
+def test_a_counting_heading_is_never_shown_short_of_its_list(tutor, question):
+    a = tutor.ask(question)
+    lang = _lang(question)
+    if COUNTED[lang] in a.answer:
+        after = a.answer.split(COUNTED[lang], 1)[1]
+        assert sum(x in after for x in ASPECTS[lang]) == 4, a.answer
+    heading, sim, real = SIDES[lang]
+    if heading in a.answer:
+        after = a.answer.split(heading, 1)[1]
+        assert sim in after and real in after, a.answer
+
+
+def test_a_counted_list_is_kept_whole_and_gives_way_to_a_lead_among_its_items():
+    from s2r_tutor.answer.leads import Leads
+    from s2r_tutor.answer.card import CardView
+    from s2r_tutor.answer.select import assemble_ranked
+
+    announced = Leads(CardView([])).announced
+    body = ("- 场景：一天摔几百次。 [1]\n\n卡片给出四类原因：\n\n- **A**：甲甲甲甲甲甲甲甲甲甲。 [2]\n- **B**：乙乙乙乙乙乙乙乙乙乙。 [3]\n"
+            "- **C**：丙丙丙丙丙丙丙丙丙丙。 [4]\n- **D**：丁丁丁丁丁丁丁丁丁丁。 [5]")
+    # the items score far below the scene: the counted list still goes whole (an overview asks for the set)
+    score = {"[1]": 1.0}
+    rel = lambda line: next((v for k, v in score.items() if k in line), 0.1)  # noqa: E731
+    out = assemble_ranked("", body, 30, 900, rel, measure=len, announced=announced)
+    assert all(x in out for x in ("甲甲甲", "乙乙乙", "丙丙丙", "丁丁丁")) and "四类原因" in out, out
+    # one point asked (whole_counted off) and no room: the list goes to the sources whole, never in part
+    out = assemble_ranked("", body, 30, 900, rel, measure=len, announced=announced, whole_counted=False)
+    assert not any(x in out for x in ("甲甲甲", "乙乙乙", "丙丙丙", "丁丁丁")) and "四类原因" not in out, out
+    # the lead is item C: C leads, the other three follow together, and the count they no longer match goes
+    out = assemble_ranked("丙丙丙丙丙丙丙丙丙丙。 [4]", body, 30, 900, rel, measure=len, announced=announced)
+    assert out.startswith("**C**：丙丙丙丙丙丙丙丙丙丙。 [4]") and out.count("丙丙丙丙丙丙丙丙丙丙") == 1, out
+    assert all(x in out for x in ("甲甲甲", "乙乙乙", "丁丁丁")) and "四类原因" not in out, out
+
+
+@pytest.mark.parametrize("question", SIM_HARMLESS)
+def test_failing_in_simulation_is_its_safety_not_a_customer_story(tutor, question):
+    a = tutor.ask(question)
+    assert a.intent == "why_simulation" and a.act == "verdict", (a.intent, a.act)
+    assert a.citations[0].chunk_id in ("04-08#why-simulation-safety", "04-08#why-simulation-cost"), a.answer
+    assert "Reality Gap" not in a.answer.split("\n")[0], a.answer
+
+
+def test_a_wider_randomization_range_is_not_a_story(tutor):
+    a = tutor.ask(WIDER_RANGE)
+    assert a.intent == "methods" and a.answer.startswith("**不是越大越好。**"), a.answer
+
+
+@pytest.mark.parametrize("question,verdict", ONE_FIX)
+def test_one_parameter_right_is_not_enough(tutor, question, verdict):
+    a = tutor.ask(question)
+    assert a.answer.startswith(verdict), a.answer
+    assert a.citations[0].chunk_id == "04-08#reality-gap", a.answer
+
+
+def test_one_unit_of_many_stays_a_customer_story(tutor):
+    # its neighbours read several claims (only software? does the body count?): a story, not one of them
+    a = tutor.ask(ONE_OF_MANY)
+    assert a.intent == "scenario", (a.intent, a.answer)
+    assert not a.answer.startswith(("不是", "**不是")), a.answer

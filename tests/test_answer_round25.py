@@ -32,6 +32,10 @@ ONE_FIX = [("只要把地面摩擦标准了，仿真和真机就对上了吧", "
            # its cue (a part named, and "enough") over the body-parameter claim its neighbours read first
            ("is getting the robot's weight right in the simulator enough to fix it?", "**No, that alone is not enough.**")]
 ONE_OF_MANY = "客户那边二十台同型号的，就一台老往左偏，程序都一样，这跟sim2real有关系吗"
+# (two methods asked to be one thing, the verdict line, the two sections in the order named)
+SAME = [("鲁棒策略跟域随机化本质上是不是一个路子", "不是一回事，各自的作用是：", ["04-08#robust-policy", "04-08#related-domain-randomization"]),
+        ("isn't fine-tuning on the real robot the same thing as system identification? both need real data",
+         "No, they are not the same thing; what each one does:", ["04-08#real-world-fine-tuning", "04-08#system-identification"])]
 
 
 def _lang(q: str) -> str:
@@ -39,7 +43,7 @@ def _lang(q: str) -> str:
 
 
 def test_these_wordings_are_our_own():
-    mine = {*WHY_SIM, *GAP, *SIM_HARMLESS, WIDER_RANGE, *(q for q, _ in ONE_FIX), ONE_OF_MANY}
+    mine = {*WHY_SIM, *GAP, *SIM_HARMLESS, WIDER_RANGE, *(q for q, _ in ONE_FIX), ONE_OF_MANY, *(q for q, _, _ in SAME)}
     assert not copied(mine)
 
 
@@ -113,3 +117,11 @@ def test_one_unit_of_many_stays_a_customer_story(tutor):
     a = tutor.ask(ONE_OF_MANY)
     assert a.intent == "scenario", (a.intent, a.answer)
     assert not a.answer.startswith(("不是", "**不是")), a.answer
+
+
+@pytest.mark.parametrize("question,verdict,sides", SAME)
+def test_two_methods_asked_to_be_one_are_not_and_each_is_said(tutor, question, verdict, sides):
+    # (the data both use is no third side: "both need real data")
+    a = tutor.ask(question)
+    assert a.act == "compare" and a.answer.startswith(verdict), a.answer
+    assert [c.chunk_id for c in a.citations[:2]] == sides, a.answer

@@ -351,6 +351,13 @@ class Answerer:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
             act = focus.act = "verdict"
             reading.claim, reading.claim_cued = cued, True
+        if act == "verdict" and not ctx.is_followup and self.leads.same_verdict(q, "zh") is not None \
+                and len(focus.anchors & set(ORDINAL_LISTS.get(intent, ()))) == 2:
+            # "are these two methods the same thing?" names two parts of one list: a comparison, whatever claim
+            # the neighbours read ("fine-tuning the same as system identification? both need real data" read
+            # finetune-much, "Not a large amount")
+            act = focus.act = "compare"
+            reading.claim = None
         # a comparison's neighbours may read the claim it is the other form of ("how is a world model different
         # from sim2real" ~ "is a world model sim2real?"): its material answers it (blind 14 b14en-015 listed
         # robot-body factors and never said "related, but not the same concept")
@@ -757,10 +764,14 @@ class Answerer:
             if len(plan.focus.anchors) + len(anchors) == 2:
                 return list(dict.fromkeys(plan.focus.order + anchors)) if plan.focus.anchors else anchors
             return []
-        if len(plan.focus.anchors) != 2:
+        anchors = plan.focus.anchors
+        if len(anchors) > 2 and len(parts := anchors & set(ORDINAL_LISTS.get(plan.intent, ()))) == 2:
+            # two methods and the data both use ("系统辨识跟微调是一样的吧，都用真实数据"): the two methods
+            anchors = parts
+        if len(anchors) != 2:
             return []
-        order = [a for a in plan.focus.order if a in plan.focus.anchors]
-        return order if len(order) == 2 else sorted(plan.focus.anchors)
+        order = [a for a in plan.focus.order if a in anchors]
+        return order if len(order) == 2 else sorted(anchors)
 
     def _fixed_lead_fits(self, plan: Plan, claim, tabled):
         """(claim, tabled) with each kept only when its best sentence's cosine to the question is within
@@ -999,6 +1010,10 @@ class Answerer:
                     elif (part := self.leads.part_verdict(sides, lang)) is not None:
                         # "sim2real 跟域随机化啥关系": the method is one of the card's four ways (blind 11 b11-043)
                         verdict = ledger.frame(part[1].format(part=self._side_name(part[0], lang)))
+                    elif (same := self.leads.same_verdict(fold(plan.asked), lang)) is not None:
+                        # "域随机化和鲁棒策略是不是一回事": no, then what each one does (blind 23 b23en-011 gave the
+                        # two lines and no verdict; "是不是" read a randomization claim and got "不是越大越好")
+                        verdict = ledger.frame(same)
                     elif (unranked := self.leads.unranked_verdict(fold(plan.asked), lang)) is not None:
                         # "which one, when?" with no condition the card ties to a side (blind 12 b12en-020):
                         # the card does not rank them, then one line per side — not a silent list

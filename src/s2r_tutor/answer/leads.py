@@ -130,6 +130,16 @@ def _pattern(where: str, raw) -> re.Pattern[str] | None:
         raise AnswerDataError(f"data/leads.json {where}: bad pattern ({exc})") from exc
 
 
+def _cue_line(where: str, entry) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """(cue, verdict line per language) of an optional {cue, verdict: {zh, en}} entry."""
+    if entry is None:
+        return None
+    if not (isinstance(entry, dict) and isinstance(entry.get("verdict"), dict)
+            and all(isinstance(entry["verdict"].get(k), str) for k in ("zh", "en"))):
+        raise AnswerDataError(f"data/leads.json {where}: needs 'cue' and 'verdict' {{zh, en}}")
+    return _pattern(f"{where}.cue", entry.get("cue")), dict(entry["verdict"])
+
+
 class Leads:
     def __init__(self, card: CardView, text: str | None = None):
         data = json.loads(text if text is not None else
@@ -173,13 +183,10 @@ class Leads:
             raise AnswerDataError("data/leads.json lead_only_for: expected {topic: [[anchor, phrase], ...]} with known topics")
         self.only_for = {t: _refs(f"lead_only_for.{t}", refs) for t, refs in only.items()}
         self.conditions = _conditions(data.get("compare_conditions", []))
-        unranked = data.get("compare_unranked")
-        if unranked is not None and not (isinstance(unranked, dict) and isinstance(unranked.get("verdict"), dict)
-                                         and all(isinstance(unranked["verdict"].get(k), str) for k in ("zh", "en"))):
-            raise AnswerDataError("data/leads.json compare_unranked: needs 'cue' and 'verdict' {zh, en}")
         # "which one should we pick" with no condition the card ties to a side: say the card does not rank them
-        self.unranked = None if unranked is None else (_pattern("compare_unranked.cue", unranked.get("cue")),
-                                                       dict(unranked["verdict"]))
+        self.unranked = _cue_line("compare_unranked", data.get("compare_unranked"))
+        # "are X and Y the same thing?" of two sides: say they are not, then what each one does
+        self.same = _cue_line("compare_same", data.get("compare_same"))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
         purposes = data.get("purposes", {})
@@ -425,6 +432,12 @@ class Leads:
         if self.unranked is None or not self.unranked[0].search(question):
             return None
         return self.unranked[1][lang]
+
+    def same_verdict(self, question: str, lang: str) -> str | None:
+        """The "they are not the same thing" line for a comparison that asks whether two sides are one."""
+        if self.same is None or not self.same[0].search(question):
+            return None
+        return self.same[1][lang]
 
     def overview_asked(self, question: str) -> bool:
         """`question` (folded) asks for the whole card's arc in so many words ("从头到尾捋一遍", "an overview")."""

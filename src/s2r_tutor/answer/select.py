@@ -161,8 +161,10 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     Otherwise (one point asked: an example, a verdict) it is kept whole or not at all, within the budget."""
     said = core(lead)
     before = core(previous)
-    lead_sents = [p.strip() for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
-                  if len(p.strip()) >= MIN_LEAD_CHARS]
+    # (by line too: a verdict line over one line per side, "不是一回事，各自的作用是：" then "- …依赖。 [1]")
+    lead_sents = [p.strip().removeprefix("- ").strip()
+                  for p in re.split(r"\s*\[\d+\]\s*|(?<=[。！？])|；|\n", re.sub(r"\*\*[^*\n]+\*\*[：:]?\s*", "", lead))
+                  if len(p.strip().removeprefix("- ").strip()) >= MIN_LEAD_CHARS]
     us = units(body)
     uncounted: set[int] = set()  # counting headings whose list lost an item to the lead: one fewer, not shown
     # (`bare_lead`, for "simpler": a line that adds only a label, "**检验**：" + the lead, does not)

@@ -77,6 +77,7 @@ class Plan:
     ranking: tuple[str, ...] = ()  # a "which method is best" / "rank them" ask: the sides to answer, unranked
     ranking_kind: str = ""  # "two" / "all": which "the card does not rank them" line
     fit: Condition | None = None  # a methods question that states a situation the card ties to methods
+    own_claims: tuple[str, ...] | None = None  # a follow-up's claims read on its own words (None: not read yet)
 
 
 @dataclass(frozen=True)
@@ -513,10 +514,12 @@ class Answerer:
         is read so by its own nearest labelled questions too: the claim they read first, when they read the
         follow-up's claim at all, and its verdict line is the question's own, not the earlier topic's (blind 21
         b21-030 had no 'not the bigger the better'). One more embedding, for a follow-up with a claim's verdict only."""
-        v = self._own_vector(plan.asked)
-        if v is None or plan.reading is None:
+        if plan.reading is None:
             return None
-        claims = self.acts.read(v, plan.asked).claims
+        if plan.own_claims is None:  # once per plan: an answer composed again (shorter, or unlike the one before)
+            v = self._own_vector(plan.asked)
+            plan.own_claims = () if v is None else self.acts.read(v, plan.asked).claims
+        claims = plan.own_claims
         # (one that asks the claim's other side, "那不用强化学习也能做sim2real？", gets that side's verdict: _claim_lead)
         return claims[0] if plan.reading.claim in claims and claims[0] in self.leads.claims else None
 

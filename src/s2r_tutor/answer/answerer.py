@@ -1112,9 +1112,9 @@ class Answerer:
 
     def _unaddressed(self, plan: Plan, lang: str) -> tuple[str, ...]:
         """Words for a customer quote the card's sentences to the reader without their address ("解决方案人员要知道："
-        to a customer read as an internal note: blind 22 b22-021; leads.json reader_openers). Chinese only: an
-        English sentence is aligned whole, never a part of it."""
-        return self.leads.reader_openers if plan.act == "customer_reply" and lang == "zh" else ()
+        to a customer read as an internal note: blind 22 b22-021; leads.json reader_openers). In English too: the
+        English pass leaves the aligned sentence's own address out the same way (english._OPENER, blind 23 b23en-028)."""
+        return self.leads.reader_openers if plan.act == "customer_reply" else ()
 
     def _asks_yes_no(self, asked: str) -> bool:
         """The question has the yes/no shape (data/leads.json yes_no_shape), or quotes a question (the customer's

@@ -163,6 +163,10 @@ def _sep(raw: str) -> str:
     return " "
 
 
+# a sentence's own short address ("解决方案人员要知道：") left out of the quote, and its English ("… need to know: ");
+# not the card's labelled quotation (示例：“…”), handled by _QUOTED below
+_OPENER = re.compile(r"[^。！？；，\n]{2,12}：“?")
+_OPENER_EN = re.compile(r"[^.!?;:“”\n]{2,48}:\s+")
 _QUOTED = re.compile(r"^\s*[^“”：\s]{1,6}：“")  # the card's labelled quotation: 示例：“…”
 _QUOTED_EN = re.compile(r"^\s*[^“”:]{1,20}:\s*“(.*)”\s*$", re.S)
 
@@ -209,6 +213,14 @@ class _Swapper:
             self.shown.update((chunk.chunk_id, i) for i in ids)
             first, last = chunk.text[slice(*offsets[fresh[0]])], chunk.text[slice(*offsets[fresh[-1]])]
             en = english_of_span(chunk, offsets[fresh[0]][0], offsets[fresh[-1]][1]) or ""
+            skipped = chunk.text[offsets[fresh[0]][0]:start] if fresh[0] == ids[0] else ""
+            if _OPENER.fullmatch(skipped) and not _QUOTED.match(first) and (m := _OPENER_EN.match(en)):
+                # the answer quoted the sentence without the words addressing our own engineers
+                # ("解决方案人员要知道：…" in words for a customer): so does its English (blind 23 b23en-028)
+                en = en[m.end():][:1].upper() + en[m.end():][1:]
+                if skipped.endswith("“") and prefix.strip() == "“":
+                    # the Chinese rest opens with the quotation mark of "“仿真里能做到”…": in English it opens no quote
+                    prefix = prefix.replace("“", "", 1)
             if not _NUMBERING.match(piece) and _NUMBERING.match(first):
                 en = _NUMBERING.sub("", en)  # the answer left the card's numbering out
             if _QUOTED.match(first) and not _QUOTED.match(piece):

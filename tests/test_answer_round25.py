@@ -36,6 +36,18 @@ ONE_OF_MANY = "客户那边二十台同型号的，就一台老往左偏，程�
 SAME = [("鲁棒策略跟域随机化本质上是不是一个路子", "不是一回事，各自的作用是：", ["04-08#robust-policy", "04-08#related-domain-randomization"]),
         ("isn't fine-tuning on the real robot the same thing as system identification? both need real data",
          "No, they are not the same thing; what each one does:", ["04-08#real-world-fine-tuning", "04-08#system-identification"])]
+# after blind set 24 (then dev): a stand-in claim needs its topic voted; 两者 / "the other one" of the earlier turn;
+# how the adaptation step is done
+PARALLEL = "does a simulator let dozens of virtual robots practise at once?"
+WM_TURN = [{"role": "user", "content": "世界模型跟sim2real是一个东西吗"},
+           {"role": "assistant", "content": "不是同一个东西：世界模型关注状态与动作结果的预测，两者相关，但不是同一个概念。"}]
+WM_LINK = "那它俩之间到底有没有联系，还是根本不搭边"
+DR_TURN_EN = [{"role": "user", "content": "explain domain randomization"},
+              {"role": "assistant", "content": "Deliberately varying friction, mass, lighting, terrain and sensor noise during training."}]
+OTHER_NAMED = "what about the other one, robust policy?"
+STEPS_TURN = [{"role": "user", "content": "sim2real 从头到尾分几步"},
+              {"role": "assistant", "content": "构建仿真环境、大规模训练、仿真验证、迁移到真实机器人、现场适配、真实部署。"}]
+ADAPT = "其中现场适配具体怎么搞"  # asked first ("现场适配具体要做什么") it still gets the loop's steps: not fixed
 CUSTOMER_EN = ["what do I say to a customer who assumes passing in sim means it'll work at their plant?",
                "give me wording for a client who asks why our demo worked and their trial didn't"]
 
@@ -45,7 +57,8 @@ def _lang(q: str) -> str:
 
 
 def test_these_wordings_are_our_own():
-    mine = {*WHY_SIM, *GAP, *SIM_HARMLESS, WIDER_RANGE, *(q for q, _ in ONE_FIX), ONE_OF_MANY, *(q for q, _, _ in SAME), *CUSTOMER_EN}
+    mine = {*WHY_SIM, *GAP, *SIM_HARMLESS, WIDER_RANGE, *(q for q, _ in ONE_FIX), ONE_OF_MANY, *(q for q, _, _ in SAME), *CUSTOMER_EN,
+            PARALLEL, WM_LINK, OTHER_NAMED, ADAPT}
     assert not copied(mine)
 
 
@@ -137,3 +150,28 @@ def test_english_words_for_a_customer_leave_out_our_internal_address(tutor, ques
     assert a.act == "customer_reply", (a.act, a.answer)
     assert "need to know" not in a.answer.split("\n\n")[0] and "“Between" not in a.answer, a.answer
     assert "Between “it works in simulation”" in a.answer, a.answer
+
+
+def test_a_stand_in_claim_needs_its_topic_voted(tutor):
+    # rl-where went (no RL named) and train-more stood in on a small reality-gap vote: "Not necessarily…"
+    a = tutor.ask(PARALLEL)
+    assert not a.answer.startswith(("Not necessarily", "**Not necessarily")), a.answer
+    assert a.citations[0].chunk_id == "04-08#why-simulation-scale", a.answer
+
+
+def test_how_the_two_of_the_earlier_turn_relate_is_answered(tutor):
+    a = tutor.ask(WM_LINK, history=WM_TURN)
+    assert not a.refused and a.citations[0].chunk_id == "04-08#physical-system", a.answer
+    assert "两者相关，但不是同一个概念" in a.answer, a.answer
+
+
+def test_the_other_one_named_is_the_one_answered(tutor):
+    # "the other one? X" names X; it does not set X aside ("other than X")
+    a = tutor.ask(OTHER_NAMED, history=DR_TURN_EN)
+    assert a.citations[0].chunk_id == "04-08#robust-policy", a.answer
+
+
+def test_how_the_adaptation_step_is_done_is_the_cards_methods_and_data(tutor):
+    a = tutor.ask(ADAPT, history=STEPS_TURN)
+    assert a.intent == "methods", (a.intent, a.answer)
+    assert all(x in a.answer for x in ("域随机化", "系统辨识", "真机微调", "鲁棒策略")), a.answer

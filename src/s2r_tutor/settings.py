@@ -163,6 +163,9 @@ class AnswerSettings(BaseModel):
                                     "claim and vote at least this for the claim's own topic is answered as that claim, "
                                     "not as a customer story (blind 23 b23-057: the safety of failing in simulation; at 0.6 dev b17-008, a cold "
                                     "factory 'is this the gap?', read 0.6 reality_gap and lost its story)")
+    claim_standin_vote: float = Field(0.25, ge=0, le=1, description="a claim read after one whose subject the question "
+                                      "does not name stands in for it only when the neighbours vote at least this for "
+                                      "its topic (blind 24 b24en-021: train-more on a 0.16 reality-gap vote)")
     neighbour_min_cosine: float = Field(0.90, ge=0, le=1, description="... and the nearest one is at least this close")
     neighbour_oos_veto: float = Field(0.6, ge=0, le=1, description="a question the phrase rules let in only by a soft "
                                       "reason (card meta, corpus words, general robotics words; never a core Sim2Real "

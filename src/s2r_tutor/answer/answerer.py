@@ -335,6 +335,12 @@ class Answerer:
         if reading.claim is not None and not self.leads.names_subject(reading.claim, conversation):
             # the neighbours read a claim about a subject the conversation never names (leads.json 'subject')
             reading.claim = next((c for c in reading.claims[1:] if self.leads.names_subject(c, conversation)), None)
+            if reading.claim is not None and sum(reading.intents.get(t, 0.0) for t in self.acts.claim_topics.get(
+                    reading.claim, ())) < self.settings.answer.claim_standin_vote:
+                # the claim read after it stands in only where the neighbours vote its topic: "can a simulator run
+                # lots of robots training at the same time?" lost rl-where (no RL named) and got train-more's
+                # "Not necessarily…" (blind 24 b24en-021, graded 0) on a 0.16 reality-gap vote
+                reading.claim = None
         if reading.claim is not None and self.leads.claims[reading.claim].by_cue \
                 and not self.leads.claims[reading.claim].cue.search(q):
             # a `by_cue` claim is read where its own words are ("把质量调对就一劳永逸了？"), never by neighbours

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections.abc import Set as AbstractSet
 from typing import Callable
 
 from .card import CardView, unnumber
@@ -157,8 +158,9 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     lead announces. `lead_own`: the lead's own relevance; the floor then counts from it when it is higher
     than every body line's (a list that scores alike throughout, all of it below the point, is padding).
     `whole_counted`: a list under a heading that counts it ("卡片给出四类原因：") is the answer (why, how, an
-    overview): kept whole like a list the lead announces, and a lead that is one of its items gives way to it.
-    Otherwise (one point asked: an example, a verdict) it is kept whole or not at all, within the budget."""
+    overview): kept whole like a list the lead announces. Otherwise (one point asked: an example, a verdict) it
+    is kept whole or not at all, within the budget. A lead that is one of its items keeps its place; the rest
+    of the list stays together, without the heading whose count it no longer matches."""
     said = core(lead)
     before = core(previous)
     # (by line too: a verdict line over one line per side, "不是一回事，各自的作用是：" then "- …依赖。 [1]")
@@ -291,10 +293,11 @@ def _counted(us: list, i: int, announced: Callable[[str], int | None]) -> int | 
 
 def _announced_lists(lead: str, us: list, groups: list[tuple[list, int]], announced: Callable[[str], int | None],
                      whole_first: bool = False, counted_forced: bool = True,
-                     uncounted: set[int] = frozenset()) -> dict[int, tuple[list[int], bool]]:
-    """group -> (the groups of its announced list, forced): a line (or the lead) that announces a count
-    binds the first run of bullet lines after it that has exactly that many items; the announcing
-    line joins its list's bundle, and a list the lead announces is forced (kept over the budget).
+                     uncounted: AbstractSet[int] = frozenset()) -> dict[int, tuple[list[int], bool]]:
+    """group -> (the groups of its announced list, forced): a line (or the lead, or a heading) that announces
+    a count binds the first run of bullet lines after it that has exactly that many items; the announcing
+    line joins its list's bundle, and a list the lead announces is forced (kept over the budget), as is one
+    a heading counts when `counted_forced`. `uncounted`: headings (by id) whose list lost an item to the lead.
     `whole_first`: the first list is bound, forced, whatever its length."""
     by_line = {line: g for g, (_, line) in enumerate(groups)}
     bullet = [u.text.lstrip().startswith(("- ", "* ")) and i in by_line for i, u in enumerate(us)]

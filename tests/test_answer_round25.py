@@ -48,6 +48,9 @@ OTHER_NAMED = "what about the other one, robust policy?"
 STEPS_TURN = [{"role": "user", "content": "sim2real 从头到尾分几步"},
               {"role": "assistant", "content": "构建仿真环境、大规模训练、仿真验证、迁移到真实机器人、现场适配、真实部署。"}]
 ADAPT = "其中现场适配具体怎么搞"  # asked first ("现场适配具体要做什么") it still gets the loop's steps: not fixed
+METHODS_TURN = [{"role": "user", "content": "差距一般靠哪些方法来缩小"},
+                {"role": "assistant", "content": "四种：域随机化、系统辨识、真机微调、鲁棒策略。"}]
+METHODS_PLAIN = "听不太懂，换个大白话说说"
 CUSTOMER_EN = ["what do I say to a customer who assumes passing in sim means it'll work at their plant?",
                "give me wording for a client who asks why our demo worked and their trial didn't"]
 
@@ -58,7 +61,7 @@ def _lang(q: str) -> str:
 
 def test_these_wordings_are_our_own():
     mine = {*WHY_SIM, *GAP, *SIM_HARMLESS, WIDER_RANGE, *(q for q, _ in ONE_FIX), ONE_OF_MANY, *(q for q, _, _ in SAME), *CUSTOMER_EN,
-            PARALLEL, WM_LINK, OTHER_NAMED, ADAPT}
+            PARALLEL, WM_LINK, OTHER_NAMED, ADAPT, METHODS_PLAIN}
     assert not copied(mine)
 
 
@@ -175,3 +178,12 @@ def test_how_the_adaptation_step_is_done_is_the_cards_methods_and_data(tutor):
     a = tutor.ask(ADAPT, history=STEPS_TURN)
     assert a.intent == "methods", (a.intent, a.answer)
     assert all(x in a.answer for x in ("域随机化", "系统辨识", "真机微调", "鲁棒策略")), a.answer
+
+
+def test_the_four_methods_said_simply_are_named_one_line_each(tutor):
+    # each method's own example, under its name; before: the section's opening line, or four bare "示例：" quotes
+    a = tutor.ask(METHODS_PLAIN, history=METHODS_TURN)
+    assert a.act == "simpler", (a.act, a.answer)
+    lines = [x for x in a.answer.splitlines() if x.startswith("- **")]
+    assert [x.split("**")[1] for x in lines[:4]] == ["域随机化", "系统辨识", "真机微调", "鲁棒策略"], a.answer
+    assert "示例" not in a.answer, a.answer

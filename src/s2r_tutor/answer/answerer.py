@@ -57,6 +57,9 @@ _EXAMPLE_SAID = {"zh": "卡片给的例子就是这一个，没有更具体的�
                  "en": "That is the card's example; it gives no more concrete one."}
 
 
+_QUOTATION = re.compile(r"^\s*[^“”：\s]{1,6}：“")  # the card's labelled quotation: 示例：“…”
+
+
 @dataclass
 class Plan:
     intent: Intent
@@ -753,6 +756,18 @@ class Answerer:
         writer.ledger.frame(f"**{name}**")
         return f"- **{name}**{'：' if writer.lang == 'zh' else ': '}" + " ".join(quotes)
 
+    def _named_line(self, writer: Writer, anchor: str, phrase: str, lang: str) -> str:
+        """A bullet naming a list part (its heading's name) over its card sentence; the card's labelled quotation
+        (示例：“…”) is quoted inside its marks."""
+        s = writer.sentence(anchor, phrase)
+        inner = re.search(r"“(.+)”", s) if _QUOTATION.match(s) else None
+        q = writer.quote(anchor, inner.group(1) if inner else unnumber(s))
+        if not q:
+            return ""
+        name = self._side_name(anchor, lang)
+        writer.ledger.frame(f"**{name}**")
+        return f"- **{name}**{'：' if lang == 'zh' else ': '}{q}"
+
     def _side_name(self, anchor: str, lang: str) -> str:
         """A compared side's name in the reader's language, from its card heading ("03 · 真机微调 Real-world
         Fine-tuning": 真机微调 / Real-world Fine-tuning)."""
@@ -996,8 +1011,15 @@ class Answerer:
                 # the card has no other, and says so before giving it again (blind 16 b16en-022, 17 b17-042,
                 # 22 b22-049 repeated it silently)
                 again = _EXAMPLE_SAID[lang] if plan.act == "example" and not fresh else None
-                lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
-                                  self._unaddressed(plan, lang))
+                parts = set(ORDINAL_LISTS.get(plan.intent, ()))
+                if len({a for a, _ in tabled}) >= 2 and {a for a, _ in tabled} <= parts:
+                    # a table lead across a list's parts (the four methods said simply: each one's example) is one
+                    # line per part, named by its heading; a run of bare "示例：…" quotes named none of them
+                    # (blind 24 b24-047, b24en-025)
+                    lead = "\n".join(filter(None, (self._named_line(writer, a, p, lang) for a, p in tabled)))
+                else:
+                    lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
+                                      self._unaddressed(plan, lang))
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) \
                     and (plan.intent.value, plan.act) not in self.leads.builder_first:
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);

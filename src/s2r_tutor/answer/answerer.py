@@ -15,7 +15,7 @@ from ..models import Answer, Intent, Turn
 from ..text import detect_language, sentences
 from ..retrieval.tokenize import make_tokenizer
 from .acts import FOLLOWUP_ACTS, ActReader, Reading, clause_vectors, example_vectors, load_cues, load_examples
-from .card import CardView, Writer, unnumber
+from .card import CardView, Writer, unnumber, unquote
 from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
@@ -55,9 +55,6 @@ _POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.",
 _MISSING_THEN = {"zh": "卡片里相关的内容是：", "en": "What the card does say:"}
 _EXAMPLE_SAID = {"zh": "卡片给的例子就是这一个，没有更具体的例子。",
                  "en": "That is the card's example; it gives no more concrete one."}
-
-
-_QUOTATION = re.compile(r"^\s*[^“”：\s]{1,6}：“")  # the card's labelled quotation: 示例：“…”
 
 
 @dataclass
@@ -361,7 +358,7 @@ class Answerer:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
             act = focus.act = "verdict"
             reading.claim, reading.claim_cued = cued, True
-        if act == "verdict" and not ctx.is_followup and self.leads.same_verdict(q, "zh") is not None \
+        if act == "verdict" and not ctx.is_followup and self.leads.asks_same(q) \
                 and len(focus.anchors & set(ORDINAL_LISTS.get(intent, ()))) == 2:
             # "are these two methods the same thing?" names two parts of one list: a comparison, whatever claim
             # the neighbours read ("fine-tuning the same as system identification? both need real data" read
@@ -759,14 +756,7 @@ class Answerer:
     def _named_line(self, writer: Writer, anchor: str, phrase: str, lang: str) -> str:
         """A bullet naming a list part (its heading's name) over its card sentence; the card's labelled quotation
         (示例：“…”) is quoted inside its marks."""
-        s = writer.sentence(anchor, phrase)
-        inner = re.search(r"“(.+)”", s) if _QUOTATION.match(s) else None
-        q = writer.quote(anchor, inner.group(1) if inner else unnumber(s))
-        if not q:
-            return ""
-        name = self._side_name(anchor, lang)
-        writer.ledger.frame(f"**{name}**")
-        return f"- **{name}**{'：' if lang == 'zh' else ': '}{q}"
+        return writer.bullet(anchor, unquote(writer.sentence(anchor, phrase)), label=self._side_name(anchor, lang))
 
     def _side_name(self, anchor: str, lang: str) -> str:
         """A compared side's name in the reader's language, from its card heading ("03 · 真机微调 Real-world
@@ -999,7 +989,7 @@ class Answerer:
                     # to a customer gets the table's sentence for its act instead (blind 13 b13-064)
                     fresh = self._unsaid(plan, self.leads.lead(plan.intent, plan.act, frozenset()), keep=False)
                 lead = lead_block(writer, with_predecessors(self.card, fresh or refs, self.leads.openers), line,
-                                  self._unaddressed(plan, lang))
+                                  self._unaddressed(plan))
             elif tabled:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
                 # on the topic (data/leads.json), not the best-scoring diagnosis sentence
@@ -1019,7 +1009,7 @@ class Answerer:
                     lead = "\n".join(filter(None, (self._named_line(writer, a, p, lang) for a, p in tabled)))
                 else:
                     lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
-                                      self._unaddressed(plan, lang))
+                                      self._unaddressed(plan))
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) \
                     and (plan.intent.value, plan.act) not in self.leads.builder_first:
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);
@@ -1138,7 +1128,7 @@ class Answerer:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
 
-    def _unaddressed(self, plan: Plan, lang: str) -> tuple[str, ...]:
+    def _unaddressed(self, plan: Plan) -> tuple[str, ...]:
         """Words for a customer quote the card's sentences to the reader without their address ("解决方案人员要知道："
         to a customer read as an internal note: blind 22 b22-021; leads.json reader_openers). In English too: the
         English pass leaves the aligned sentence's own address out the same way (english._OPENER, blind 23 b23en-028)."""

@@ -73,6 +73,17 @@ class CardView:
         return ""
 
 
+# the card's labelled quotation: 示例：“…” (a method's example)
+QUOTATION = re.compile(r"^\s*[^“”：\s]{1,6}：“")
+
+
+def unquote(sentence: str) -> str:
+    """The words inside a labelled quotation ('示例：“先在仿真中学习…”' -> '先在仿真中学习…', still an exact
+    substring); any other sentence as it stands, unnumbered."""
+    inner = re.search(r"“(.+)”", sentence) if QUOTATION.match(sentence) else None
+    return inner.group(1) if inner else unnumber(sentence)
+
+
 def unnumber(item: str) -> str:
     """'01 真实世界无法被完全模拟' -> '真实世界无法被完全模拟' (still an exact substring)."""
     return _NUMBERING.sub("", item)

@@ -18,6 +18,7 @@ import re
 from ..retrieval.alignment import english_of_span, has_english, quote_english, sentence_offsets
 from ..models import Answer, Chunk, Citation
 from ..text import sentences
+from .card import QUOTATION
 from .grounding import MARKER
 
 _UNIT = re.compile(r"(?<=\])(?!\s*\[)")
@@ -167,7 +168,7 @@ def _sep(raw: str) -> str:
 # not the card's labelled quotation (示例：“…”), handled by _QUOTED below
 _OPENER = re.compile(r"[^。！？；，\n]{2,12}：“?")
 _OPENER_EN = re.compile(r"[^.!?;:“”\n]{2,48}:\s+")
-_QUOTED = re.compile(r"^\s*[^“”：\s]{1,6}：“")  # the card's labelled quotation: 示例：“…”
+_QUOTED = QUOTATION  # the card's labelled quotation: 示例：“…”
 _QUOTED_EN = re.compile(r"^\s*[^“”:]{1,20}:\s*“(.*)”\s*$", re.S)
 
 

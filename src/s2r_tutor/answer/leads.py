@@ -433,11 +433,13 @@ class Leads:
             return None
         return self.unranked[1][lang]
 
+    def asks_same(self, question: str) -> bool:
+        """`question` (folded) asks whether two sides are one thing ("是不是一回事", "the same thing?")."""
+        return self.same is not None and bool(self.same[0].search(question))
+
     def same_verdict(self, question: str, lang: str) -> str | None:
         """The "they are not the same thing" line for a comparison that asks whether two sides are one."""
-        if self.same is None or not self.same[0].search(question):
-            return None
-        return self.same[1][lang]
+        return self.same[1][lang] if self.asks_same(question) else None
 
     def overview_asked(self, question: str) -> bool:
         """`question` (folded) asks for the whole card's arc in so many words ("从头到尾捋一遍", "an overview")."""

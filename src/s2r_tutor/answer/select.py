@@ -184,7 +184,14 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         lead = (head.group(0) if head else "") + re.sub(r"^[-*]\s+", "", us[whole].text)
         said = core(lead)
         drop = {whole} | {i for i in range(whole) if us[i].heading and us[i].para == us[whole].para}
-        if announced is not None and (h := _counted(us, whole, announced)) is not None:
+        para = us[whole].para
+        titled = [i for i, u in enumerate(us) if u.heading and (u.para == para or (u.alone and u.para == para - 1))]
+        if not whole_counted and _bullet(us[whole]) and titled:
+            # one point asked (a yes/no, an example, a definition) and the lead is one item of a titled list: the
+            # other items answer other questions and stay in the sources, with the title over them (blind 24
+            # b24-013 "仿真里能不能同时开一堆机器人一起练" got C · 规模, then A, B and D under "卡片把原因归成几类")
+            drop |= set(titled) | {i for i, u in enumerate(us) if u.para == para and _bullet(u)}
+        elif announced is not None and (h := _counted(us, whole, announced)) is not None:
             # an item of a list its heading counts ("卡片给出四类原因："): the rest of the list still goes
             # together, under no heading, as the count no longer matches it (the question singled the item
             # out: b22-026 "仿真里都能控制哪些训练条件" leads with D · 可控)
@@ -281,6 +288,10 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             continue
         take(idx, [line], forced)
     return join_units(lead, [us[i] for i in sorted(keep) if id(us[i]) not in uncounted])
+
+
+def _bullet(u) -> bool:
+    return u.text.lstrip().startswith(("- ", "* "))
 
 
 def _counted(us: list, i: int, announced: Callable[[str], int | None]) -> int | None:

@@ -1,0 +1,46 @@
+"""Round 26 (issue 14/17, after blind set 24): a question that asks one point of a titled list (can simulation
+run many robots at once? can the lighting be changed?) gets that item, and the list's other items stay in the
+sources. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+
+from __future__ import annotations
+
+import pytest
+
+from blind_support import copied
+
+# (a yes/no about one reason for simulation, the reason's head, the other three heads)
+ONE_REASON = [("仿真里是不是可以好多台虚拟机器人一块儿并行训练？", "可以并行运行大量训练环境",
+               ("真实机器人训练成本高", "危险动作不能在真机上无限尝试", "可以主动改变训练条件")),
+              ("in simulation can you change the lighting and floor friction on purpose?",
+               "Training conditions can be changed deliberately",
+               ("Training on real robots is expensive", "Dangerous actions cannot be tried endlessly",
+                "Many training environments can run in parallel"))]
+
+
+def test_these_wordings_are_our_own():
+    assert not copied({q for q, _, _ in ONE_REASON})
+
+
+@pytest.mark.parametrize("question,head,others", ONE_REASON)
+def test_one_item_asked_leaves_its_siblings_in_the_sources(tutor, question, head, others):
+    a = tutor.ask(question)
+    assert a.act == "verdict" and head in a.answer.split("\n")[0], a.answer
+    assert not any(o in a.answer for o in others), a.answer
+
+
+def test_a_titled_list_gives_way_to_its_item_when_one_point_is_asked():
+    from s2r_tutor.answer.select import assemble_ranked
+
+    body = ("- 场景：一天摔几百次。 [1]\n\n卡片把原因归成几类：\n\n- **A**：甲甲甲甲甲甲甲甲甲甲。 [2]\n"
+            "- **B**：乙乙乙乙乙乙乙乙乙乙。 [3]\n- **C**：丙丙丙丙丙丙丙丙丙丙。 [4]\n\n- 另一段：戊戊戊戊戊戊戊戊。 [5]\n- 己己己己己己己己。 [6]")
+    rel = lambda line: 0.5  # noqa: E731  (all alike: only the list's shape decides)
+    # one point asked: item C leads; A, B and their title stay out; the untitled lines are support as before
+    out = assemble_ranked("丙丙丙丙丙丙丙丙丙丙。 [4]", body, 900, 900, rel, measure=len, whole_counted=False)
+    assert out.startswith("**C**：丙丙丙") and not any(x in out for x in ("甲甲甲", "乙乙乙", "归成几类")), out
+    assert "戊戊戊" in out and "己己己" in out, out
+    # the set asked for (why, an overview): the other items stay
+    out = assemble_ranked("丙丙丙丙丙丙丙丙丙丙。 [4]", body, 900, 900, rel, measure=len)
+    assert "甲甲甲" in out and "乙乙乙" in out, out
+    # a lead that is a line of an untitled paragraph takes nothing else with it
+    out = assemble_ranked("戊戊戊戊戊戊戊戊。 [5]", body, 900, 900, rel, measure=len, whole_counted=False)
+    assert "己己己" in out, out

@@ -1,6 +1,6 @@
 """Round 26 (issue 14/17, after blind set 24): a question that asks one point of a titled list (can simulation
 run many robots at once? can the lighting be changed?) gets that item, and the list's other items stay in the
-sources. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+sources; a comparison that names one method of its own after a turn on another compares those two. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,30 @@ ONE_REASON = [("仿真里是不是可以好多台虚拟机器人一块儿并行�
                ("Training on real robots is expensive", "Dangerous actions cannot be tried endlessly",
                 "Many training environments can run in parallel"))]
 
+# a comparison naming one method (and the data both use) after a turn on another method
+FT_TURN = [{"role": "user", "content": "真机微调具体指什么"},
+           {"role": "assistant", "content": "先在仿真中学习，再用少量真实数据继续调整。"}]
+ONE_SIDE_NAMED = "可系统辨识不也靠真机数据嘛，它俩到底哪不一样"
+RP_TURN_EN = [{"role": "user", "content": "what's a robust policy?"},
+              {"role": "assistant", "content": "A policy that tolerates some parameter error and environmental change."}]
+ONE_SIDE_NAMED_EN = "how is domain randomization any different from it?"
+
 
 def test_these_wordings_are_our_own():
-    assert not copied({q for q, _, _ in ONE_REASON})
+    assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN})
+
+
+@pytest.mark.parametrize("history,question,sides", [
+    (FT_TURN, ONE_SIDE_NAMED, ["04-08#real-world-fine-tuning", "04-08#system-identification"]),
+    (RP_TURN_EN, ONE_SIDE_NAMED_EN, ["04-08#robust-policy", "04-08#related-domain-randomization"])])
+def test_a_comparison_naming_one_method_takes_the_other_from_the_earlier_turn(tutor, history, question, sides):
+    from s2r_tutor.models import Turn
+
+    a = tutor.ask(question, [Turn(**t) for t in history])
+    assert a.act == "compare", (a.act, a.answer)
+    # one line per side, the earlier turn's method first (domain randomization by its purpose line, in the
+    # related section)
+    assert [c.chunk_id for c in a.citations[:2]] == sides, a.answer
 
 
 @pytest.mark.parametrize("question,head,others", ONE_REASON)

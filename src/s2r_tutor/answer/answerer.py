@@ -316,6 +316,11 @@ class Answerer:
             act = focus.act = "compare"
         if act == "compare" and prev_intent is not None:
             self._earlier_side(focus, topic, question, intent)
+        elif act == "compare" and users and not self.leads.compared(fold(question)):
+            # a comparison that names one part of its own ("系统辨识也用真实数据啊，两个有啥区别？" after a fine-tuning
+            # turn) is no follow-up by its words, yet its other side is the earlier turn's part (blind 24 b24-059
+            # compared system identification with the data section)
+            self._earlier_side(focus, history[users[-1]].content, question, intent)
         if act == "compare" and focus.excepted:
             # in a comparison an exception cue names a side, it does not exclude it: "system identification vs
             # domain randomization, when one vs the other" compares the two named (blind 18 b18en-023 compared

@@ -1,6 +1,7 @@
 """Round 26 (issue 14/17, after blind set 24): a question that asks one point of a titled list (can simulation
 run many robots at once? can the lighting be changed?) gets that item, and the list's other items stay in the
-sources; a comparison that names one method of its own after a turn on another compares those two. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+sources; a comparison that names one method of its own after a turn on another compares those two; "and the
+other two?" after an answer that gave some of a list gets the rest of it. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,40 @@ RP_TURN_EN = [{"role": "user", "content": "what's a robust policy?"},
               {"role": "assistant", "content": "A policy that tolerates some parameter error and environmental change."}]
 ONE_SIDE_NAMED_EN = "how is domain randomization any different from it?"
 
+# the rest of a list after an answer that gave part of it
+TWO_REASONS = [{"role": "user", "content": "干嘛不在真机上直接训"},
+               {"role": "assistant", "content": "一是成本：真机磨损、维修都贵；二是安全：虚拟环境里摔了也不伤人。"}]
+THE_REST = "其余的好处呢"  # "剩下的两条理由是啥", "另外两条呢" are not read as follow-ups: not fixed
+TWO_REASONS_EN = [{"role": "user", "content": "why not train on the real robot?"},
+                  {"role": "assistant", "content": "Cost, since real hardware wears out, and safety, since a virtual fall hurts nobody."}]
+THE_REST_EN = "what were the remaining reasons?"
+
 
 def test_these_wordings_are_our_own():
-    assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN})
+    assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN})
+
+
+@pytest.mark.parametrize("history,question,rest,said", [
+    (TWO_REASONS, THE_REST, ("可以并行运行大量训练环境", "可以主动改变训练条件"), ("真实机器人训练成本高", "危险动作不能在真机上无限尝试")),
+    (TWO_REASONS_EN, THE_REST_EN, ("Many training environments can run in parallel", "Training conditions can be changed deliberately"),
+     ("Training on real robots is expensive", "Dangerous actions cannot be tried endlessly"))])
+def test_the_rest_of_a_list_after_an_answer_that_gave_part_of_it(tutor, history, question, rest, said):
+    from s2r_tutor.models import Turn
+
+    a = tutor.ask(question, [Turn(**t) for t in history])
+    assert all(x in a.answer for x in rest), a.answer
+    assert not any(x in a.answer for x in said), a.answer
+
+
+def test_the_rest_of_a_list_needs_an_exception_cue_and_an_answer_that_named_part_of_it():
+    from s2r_tutor.answer.followups import rest_of_list
+    from s2r_tutor.models import Intent
+
+    said = "一是成本，二是安全。"
+    assert rest_of_list("另外两个呢", said, Intent.why_simulation).anchors == {"why-simulation-scale", "why-simulation-control"}
+    assert rest_of_list("为什么呢", said, Intent.why_simulation) is None  # no exception cue
+    assert rest_of_list("另外两个呢", "仿真可以大量试错。", Intent.why_simulation) is None  # none named before
+    assert rest_of_list("除了成本还有啥", said, Intent.why_simulation) is None  # names a part of its own
 
 
 @pytest.mark.parametrize("history,question,sides", [

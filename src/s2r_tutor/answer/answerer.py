@@ -20,7 +20,8 @@ from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
-from .followups import ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of, is_short, mention_order, ordinal
+from .followups import (ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of, is_short, mention_order,
+                        ordinal, rest_of_list)
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -300,6 +301,13 @@ class Answerer:
         generic = top_doc != self.card.doc_id or (
             prev_intent is None and not detected.ruled and bool(anchors) and anchor_intent(anchors[0]) is None)
         focus = focus_for(question, intent)
+        rest = None
+        if users and (rest := rest_of_list(question, next((t.content for t in reversed(history) if t.role == "assistant"), ""),
+                                            intent)):
+            # "你说有四个好处 另外两个呢" after an answer that gave cost and safety: scale and control (blind 25 b25-044
+            # got the value of simulation and all four again). Its words (好处) name the topic, so it reads as a
+            # question of its own, not a follow-up: the exception cue is what leans on the answer before
+            focus = rest
         if prev_intent is not None and not focus.anchors and focus.item is None:
             inherited = focus_for(topic, intent)
             focus = Focus(inherited.anchors, inherited.item, question, order=inherited.order)
@@ -314,7 +322,11 @@ class Answerer:
             # two named sides and a which-one cue ("鲁棒策略和系统辨识，哪个更适合") ask to choose between them:
             # the neighbours read a definition or a how-to and listed one side (blind 13 b13-036 read `how`)
             act = focus.act = "compare"
-        if act == "compare" and prev_intent is not None:
+        if rest is not None and act not in ("example", "simpler", "customer_reply"):
+            # the rest of the list is asked for, whatever the neighbours read in 另外 / 两个 (a comparison) or in
+            # "the remaining reasons" (why)
+            act = focus.act = "overview"
+        elif act == "compare" and prev_intent is not None:
             self._earlier_side(focus, topic, question, intent)
         elif act == "compare" and users and not self.leads.compared(fold(question)):
             # a comparison that names one part of its own ("系统辨识也用真实数据啊，两个有啥区别？" after a fine-tuning
@@ -1075,6 +1087,10 @@ class Answerer:
                 # said the same thing again (blind 11 b11-040, b11en-016)
                 body = "\n".join(x for x in body.split("\n") if not any(h in x for h in side_heads))
             must = self._top_markers(plan, ledger)
+            if plan.focus.excepted and plan.act == "overview":
+                # the rest of a list ("另外两个呢", "除了成本还有啥"): each part left is the answer, none is traded for
+                # a better-scoring support line (the English "remaining reasons" lost scale to the walking scenario)
+                must |= frozenset(f"[{c.marker}]" for c in ledger.all() if c.chunk_id.partition("#")[2] in plan.focus.anchors)
             if plan.intent is Intent.scenario and factors_for(plan.focus):
                 # the card scenario the story resembles is the walkthrough's point: its line is never
                 # traded for a better-scoring support line (English scores Chinese quotes lower)

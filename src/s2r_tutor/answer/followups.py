@@ -90,6 +90,21 @@ def focus_for(question: str, intent: Intent) -> Focus:
                  excepted=excepted)
 
 
+def rest_of_list(question: str, previous_answer: str, intent: Intent) -> Focus | None:
+    """"另外两个呢" / "and the other two?" after an answer that named some parts of the intent's list (two of the
+    four reasons for simulation): the parts it did not name. None when the question names a part of its own, has
+    no exception cue, or the answer named none or all of them."""
+    r = followup_rules()
+    options = ORDINAL_LISTS.get(intent, [])
+    if not options or not r.except_.search(fold(question)) or focus_for(question, intent).anchors:
+        return None
+    said = {anchor for pat, anchor in r.focus_terms if pat.search(fold(previous_answer))} & set(options)
+    if not said or len(said) == len(options):
+        return None
+    rest = [a for a in options if a not in said]
+    return Focus(anchors=set(rest), item=None, question=question, order=rest, excepted=said)
+
+
 def mention_order(question: str, anchors: set[str]) -> list[str]:
     """`anchors` in the order `question` first names them ("system identification vs domain
     randomization": system identification first), so a comparison answers its sides in the order asked;

@@ -4,7 +4,7 @@ the dev sets and report what the matcher chose, the act, the first citation and 
     PYTHONPATH=$PWD/src .venv/bin/python scripts/story_dev.py [--show] [--only ID,ID] [--json OUT]
 
 Story cases: every case labelled intent "scenario" (or whose note starts with "story", blind 11, or "field story", blind 12) in tests/eval/*.jsonl (but holdout4-6), docs/blind8/holdout8*.jsonl and
-docs/blind9/holdout9*.jsonl, docs/blind10/holdout10*.jsonl, docs/blind11/holdout11*.jsonl, docs/blind12/holdout12*.jsonl, docs/blind13/holdout13*.jsonl, docs/blind14/holdout14*.jsonl, docs/blind15/holdout15*.jsonl, docs/blind16/holdout16*.jsonl, docs/blind17/holdout17*.jsonl, docs/blind18/holdout18*.jsonl, docs/blind19/holdout19*.jsonl, docs/blind20/holdout20*.jsonl, docs/blind21/holdout21*.jsonl, docs/blind22/holdout22*.jsonl, docs/blind23/holdout23*.jsonl, docs/blind24/holdout24*.jsonl (spent blind sets, used as dev sets). The expected card scenario is the
+docs/blind9/holdout9*.jsonl, docs/blind10/holdout10*.jsonl, docs/blind11/holdout11*.jsonl, docs/blind12/holdout12*.jsonl, docs/blind13/holdout13*.jsonl, docs/blind14/holdout14*.jsonl, docs/blind15/holdout15*.jsonl, docs/blind16/holdout16*.jsonl, docs/blind17/holdout17*.jsonl, docs/blind18/holdout18*.jsonl, docs/blind19/holdout19*.jsonl, docs/blind20/holdout20*.jsonl, docs/blind21/holdout21*.jsonl, docs/blind22/holdout22*.jsonl, docs/blind23/holdout23*.jsonl, docs/blind24/holdout24*.jsonl, docs/blind25/holdout25*.jsonl (spent blind sets, used as dev sets). The expected card scenario is the
 first `scenario-*` anchor of expected_sections ("none" when there is none: a story the card has no
 scenario for). Not a test: it prints numbers to compare before and after a change.
 """

@@ -1,7 +1,9 @@
 """Round 26 (issue 14/17, after blind set 24): a question that asks one point of a titled list (can simulation
 run many robots at once? can the lighting be changed?) gets that item, and the list's other items stay in the
 sources; a comparison that names one method of its own after a turn on another compares those two; "and the
-other two?" after an answer that gave some of a list gets the rest of it. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+other two?" after an answer that gave some of a list gets the rest of it. After blind set 25 (then dev): "with no
+RL at all?" states the claim's true side ("Yes."), a question about a method that names the conditions it varies
+is no customer story, and setting up a digital twin is out of scope. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -33,9 +35,31 @@ TWO_REASONS_EN = [{"role": "user", "content": "why not train on the real robot?"
                   {"role": "assistant", "content": "Cost, since real hardware wears out, and safety, since a virtual fall hurts nobody."}]
 THE_REST_EN = "what were the remaining reasons?"
 
+NO_RL = "is sim2real possible with no RL in the loop?"
+METHOD_NOT_STORY = "域随机化是啥，为啥要故意把摩擦和光照弄乱"
+TWIN_SETUP = ["give me a tutorial for modelling our client's plant as a digital twin in Omniverse",
+              "Omniverse 里怎么把客户车间建成数字孪生，有教程吗"]
+
 
 def test_these_wordings_are_our_own():
-    assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN})
+    assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN, NO_RL,
+                                                        METHOD_NOT_STORY, *TWIN_SETUP})
+
+
+def test_no_rl_at_all_is_the_claims_true_side(tutor):
+    a = tutor.ask(NO_RL)
+    assert a.answer.startswith("**Yes.**"), a.answer
+
+
+def test_a_method_question_naming_what_it_varies_is_no_customer_story(tutor):
+    a = tutor.ask(METHOD_NOT_STORY)
+    assert a.intent == "methods", (a.intent, a.answer)
+    assert "Reality Gap" not in a.answer.split("\n")[0], a.answer
+
+
+@pytest.mark.parametrize("question", TWIN_SETUP)
+def test_setting_up_a_digital_twin_is_out_of_scope(tutor, question):
+    assert tutor.ask(question).refused
 
 
 @pytest.mark.parametrize("history,question,rest,said", [

@@ -509,8 +509,15 @@ class Answerer:
         """A told story (a symptom, a part swapped) whose labelled neighbours read a customer story, though it
         names a topic ("这也算 reality gap 吗") or a cost word (blind 11 b11-011, b11-012), or no cue word at all."""
         t, a = story_table(), self.settings.answer
-        return ((is_story(question) or (reading.best_cosine < t.told_held and self.stories.told(qv, a.neighbour_min_cosine)))
-                and (reading.intents.get(Intent.scenario.value, 0.0) >= t.story_vote or self.stories.story_share(qv) >= t.story_share))
+        shaped_story = is_story(question)
+        vote = reading.intents.get(Intent.scenario.value, 0.0)
+        # a question of no story shape whose labelled neighbours give the customer stories no vote at all asks about
+        # a concept, however near a story its words are ("域随机化是啥，为啥要故意把摩擦和光照弄乱": methods 1.0, read
+        # as a lighting-and-friction story, blind 25 b25-031)
+        if not shaped_story and vote <= 0.0:
+            return False
+        return ((shaped_story or (reading.best_cosine < t.told_held and self.stories.told(qv, a.neighbour_min_cosine)))
+                and (vote >= t.story_vote or self.stories.story_share(qv) >= t.story_share))
 
     def _claim_of_own_topic(self, reading: Reading) -> bool:
         """A yes/no whose labelled neighbours read a claim and vote strongly for that claim's own topic: it asks

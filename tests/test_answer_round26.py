@@ -3,7 +3,8 @@ run many robots at once? can the lighting be changed?) gets that item, and the l
 sources; a comparison that names one method of its own after a turn on another compares those two; "and the
 other two?" after an answer that gave some of a list gets the rest of it. After blind set 25 (then dev): "with no
 RL at all?" states the claim's true side ("Yes."), a question about a method that names the conditions it varies
-is no customer story, and setting up a digital twin is out of scope. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+is no customer story, setting up a digital twin is out of scope, and an example of the robot body's differences
+after the body sentence was said is the card's payload scenario, not "the card has no other". Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -40,10 +41,14 @@ METHOD_NOT_STORY = "域随机化是啥，为啥要故意把摩擦和光照弄乱
 TWIN_SETUP = ["give me a tutorial for modelling our client's plant as a digital twin in Omniverse",
               "Omniverse 里怎么把客户车间建成数字孪生，有教程吗"]
 
+BODY_TURN = [{"role": "user", "content": "机器人本体不一样，对迁移有影响吗"},
+             {"role": "assistant", "content": "不一定：同一套算法换到不同机器人本体，重量、关节结构、电机性能、减速器、传感器和动作范围的差异，都可能让策略无法直接迁移。"}]
+BODY_EXAMPLE = "有没有更实际一点的例子"
+
 
 def test_these_wordings_are_our_own():
     assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN, NO_RL,
-                                                        METHOD_NOT_STORY, *TWIN_SETUP})
+                                                        METHOD_NOT_STORY, *TWIN_SETUP, BODY_EXAMPLE})
 
 
 def test_no_rl_at_all_is_the_claims_true_side(tutor):
@@ -121,3 +126,11 @@ def test_a_titled_list_gives_way_to_its_item_when_one_point_is_asked():
     # a lead that is a line of an untitled paragraph takes nothing else with it
     out = assemble_ranked("戊戊戊戊戊戊戊戊。 [5]", body, 900, 900, rel, measure=len, whole_counted=False)
     assert "己己己" in out, out
+
+
+def test_an_example_of_body_differences_after_the_body_sentence_is_the_payload_scenario(tutor):
+    from s2r_tutor.models import Turn
+
+    a = tutor.ask(BODY_EXAMPLE, [Turn(**t) for t in BODY_TURN])
+    assert a.act == "example", (a.act, a.answer)
+    assert a.citations[0].chunk_id == "04-08#scenario-payload" and "没有更具体" not in a.answer, a.answer

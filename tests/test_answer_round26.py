@@ -4,7 +4,8 @@ sources; a comparison that names one method of its own after a turn on another c
 other two?" after an answer that gave some of a list gets the rest of it. After blind set 25 (then dev): "with no
 RL at all?" states the claim's true side ("Yes."), a question about a method that names the conditions it varies
 is no customer story, setting up a digital twin is out of scope, and an example of the robot body's differences
-after the body sentence was said is the card's payload scenario, not "the card has no other". Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+after the body sentence was said is the card's payload scenario, not "the card has no other"; "done once, never
+tuned on site again?" is answered no. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -44,11 +45,14 @@ TWIN_SETUP = ["give me a tutorial for modelling our client's plant as a digital 
 BODY_TURN = [{"role": "user", "content": "机器人本体不一样，对迁移有影响吗"},
              {"role": "assistant", "content": "不一定：同一套算法换到不同机器人本体，重量、关节结构、电机性能、减速器、传感器和动作范围的差异，都可能让策略无法直接迁移。"}]
 BODY_EXAMPLE = "有没有更实际一点的例子"
+ONCE_FOR_ALL = [("so after one sim2real pass the robot never needs site tuning again?", "**No."),
+                ("sim2real 弄完一轮，以后去哪个现场都不用再调了吧", "**不是")]
 
 
 def test_these_wordings_are_our_own():
     assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN, NO_RL,
-                                                        METHOD_NOT_STORY, *TWIN_SETUP, BODY_EXAMPLE})
+                                                        METHOD_NOT_STORY, *TWIN_SETUP, BODY_EXAMPLE,
+                                                        *(q for q, _ in ONCE_FOR_ALL)})
 
 
 def test_no_rl_at_all_is_the_claims_true_side(tutor):
@@ -134,3 +138,10 @@ def test_an_example_of_body_differences_after_the_body_sentence_is_the_payload_s
     a = tutor.ask(BODY_EXAMPLE, [Turn(**t) for t in BODY_TURN])
     assert a.act == "example", (a.act, a.answer)
     assert a.citations[0].chunk_id == "04-08#scenario-payload" and "没有更具体" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question,verdict", ONCE_FOR_ALL)
+def test_done_once_never_tuned_again_is_answered_no(tutor, question, verdict):
+    a = tutor.ask(question)
+    assert a.answer.startswith(verdict), a.answer
+    assert a.citations[0].chunk_id == "04-08#why-hard", a.answer

@@ -5,7 +5,8 @@ other two?" after an answer that gave some of a list gets the rest of it. After 
 RL at all?" states the claim's true side ("Yes."), a question about a method that names the conditions it varies
 is no customer story, setting up a digital twin is out of scope, and an example of the robot body's differences
 after the body sentence was said is the card's payload scenario, not "the card has no other"; "done once, never
-tuned on site again?" is answered no. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+tuned on site again?" is answered no; a line per method for a customer is the four methods' own examples, and
+"can you give/explain …" is a request, not a yes/no. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,10 @@ TWIN_SETUP = ["give me a tutorial for modelling our client's plant as a digital 
 BODY_TURN = [{"role": "user", "content": "机器人本体不一样，对迁移有影响吗"},
              {"role": "assistant", "content": "不一定：同一套算法换到不同机器人本体，重量、关节结构、电机性能、减速器、传感器和动作范围的差异，都可能让策略无法直接迁移。"}]
 BODY_EXAMPLE = "有没有更实际一点的例子"
+METHODS_TURN_EN = [{"role": "user", "content": "how do teams usually shrink the reality gap?"},
+                   {"role": "assistant", "content": "Four ideas: domain randomization, system identification, real-world fine-tuning, robust policy."}]
+EACH_FOR_CUSTOMER = "could you put each of them in one line a client would follow?"
+REQUESTS = ["can you explain what system identification does?", "can you walk me through the reality gap?"]
 ONCE_FOR_ALL = [("so after one sim2real pass the robot never needs site tuning again?", "**No."),
                 ("sim2real 弄完一轮，以后去哪个现场都不用再调了吧", "**不是")]
 
@@ -52,7 +57,7 @@ ONCE_FOR_ALL = [("so after one sim2real pass the robot never needs site tuning a
 def test_these_wordings_are_our_own():
     assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN, NO_RL,
                                                         METHOD_NOT_STORY, *TWIN_SETUP, BODY_EXAMPLE,
-                                                        *(q for q, _ in ONCE_FOR_ALL)})
+                                                        *(q for q, _ in ONCE_FOR_ALL), EACH_FOR_CUSTOMER, *REQUESTS})
 
 
 def test_no_rl_at_all_is_the_claims_true_side(tutor):
@@ -145,3 +150,18 @@ def test_done_once_never_tuned_again_is_answered_no(tutor, question, verdict):
     a = tutor.ask(question)
     assert a.answer.startswith(verdict), a.answer
     assert a.citations[0].chunk_id == "04-08#why-hard", a.answer
+
+
+def test_one_line_per_method_for_a_customer_names_all_four(tutor):
+    from s2r_tutor.models import Turn
+
+    a = tutor.ask(EACH_FOR_CUSTOMER, [Turn(**t) for t in METHODS_TURN_EN])
+    assert all(m in a.answer for m in ("Domain Randomization", "System Identification", "Real-world Fine-tuning",
+                                       "Robust Policy")), a.answer
+    assert "four intuitive ideas" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", REQUESTS)
+def test_can_you_explain_is_a_request_not_a_yes_no(tutor, question):
+    a = tutor.ask(question)
+    assert a.act != "verdict" and not a.answer.startswith(("**Yes", "**No")), (a.act, a.answer)

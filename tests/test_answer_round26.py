@@ -6,9 +6,11 @@ RL at all?" states the claim's true side ("Yes."), a question about a method tha
 is no customer story, setting up a digital twin is out of scope, and an example of the robot body's differences
 after the body sentence was said is the card's payload scenario, not "the card has no other"; "done once, never
 tuned on site again?" is answered no; a line per method for a customer is the four methods' own examples, and
-"can you give/explain …" is a request, not a yes/no. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+"can you give/explain …" is a request, not a yes/no; a question with any Chinese in it is answered in Chinese. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -50,6 +52,7 @@ METHODS_TURN_EN = [{"role": "user", "content": "how do teams usually shrink the 
                    {"role": "assistant", "content": "Four ideas: domain randomization, system identification, real-world fine-tuning, robust policy."}]
 EACH_FOR_CUSTOMER = "could you put each of them in one line a client would follow?"
 REQUESTS = ["can you explain what system identification does?", "can you walk me through the reality gap?"]
+MOSTLY_LATIN = "robust policy 和 domain randomization 在 sim2real 里是啥"
 ONCE_FOR_ALL = [("so after one sim2real pass the robot never needs site tuning again?", "**No."),
                 ("sim2real 弄完一轮，以后去哪个现场都不用再调了吧", "**不是")]
 
@@ -57,7 +60,8 @@ ONCE_FOR_ALL = [("so after one sim2real pass the robot never needs site tuning a
 def test_these_wordings_are_our_own():
     assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN, NO_RL,
                                                         METHOD_NOT_STORY, *TWIN_SETUP, BODY_EXAMPLE,
-                                                        *(q for q, _ in ONCE_FOR_ALL), EACH_FOR_CUSTOMER, *REQUESTS})
+                                                        *(q for q, _ in ONCE_FOR_ALL), EACH_FOR_CUSTOMER, *REQUESTS,
+                                                        MOSTLY_LATIN})
 
 
 def test_no_rl_at_all_is_the_claims_true_side(tutor):
@@ -165,3 +169,14 @@ def test_one_line_per_method_for_a_customer_names_all_four(tutor):
 def test_can_you_explain_is_a_request_not_a_yes_no(tutor, question):
     a = tutor.ask(question)
     assert a.act != "verdict" and not a.answer.startswith(("**Yes", "**No")), (a.act, a.answer)
+
+
+def test_a_question_with_chinese_in_it_is_answered_in_chinese(tutor):
+    from s2r_tutor.text import detect_language
+
+    assert detect_language(MOSTLY_LATIN) == "zh" and detect_language("what is sim2real?") == "en"
+    assert detect_language("") == "zh" and detect_language("123？") == "zh"
+    a = tutor.ask(MOSTLY_LATIN)
+    # the answer is the Chinese card's text (its method names keep their English glosses)
+    cjk, latin = len(re.findall(r"[\u4e00-\u9fff]", a.answer)), len(re.findall(r"[A-Za-z]", a.answer))
+    assert not a.refused and cjk > latin, a.answer

@@ -6,7 +6,8 @@ RL at all?" states the claim's true side ("Yes."), a question about a method tha
 is no customer story, setting up a digital twin is out of scope, and an example of the robot body's differences
 after the body sentence was said is the card's payload scenario, not "the card has no other"; "done once, never
 tuned on site again?" is answered no; a line per method for a customer is the four methods' own examples, and
-"can you give/explain …" is a request, not a yes/no; a question with any Chinese in it is answered in Chinese. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+"can you give/explain …" is a request, not a yes/no; a question with any Chinese in it is answered in Chinese; "say it simpler" after a world-model turn stays on the
+world model. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ METHODS_TURN_EN = [{"role": "user", "content": "how do teams usually shrink the 
                    {"role": "assistant", "content": "Four ideas: domain randomization, system identification, real-world fine-tuning, robust policy."}]
 EACH_FOR_CUSTOMER = "could you put each of them in one line a client would follow?"
 REQUESTS = ["can you explain what system identification does?", "can you walk me through the reality gap?"]
+WM_TURN = [{"role": "user", "content": "世界模型和sim2real是啥关系啊"},
+           {"role": "assistant", "content": "世界模型关注对状态和动作结果的预测；Sim2Real 关注仿真里学到的能力在真实世界是否仍然成立。两者相关，但不是同一个概念。"}]
+WM_PLAIN = "有点绕，说得直白点"
 MOSTLY_LATIN = "robust policy 和 domain randomization 在 sim2real 里是啥"
 ONCE_FOR_ALL = [("so after one sim2real pass the robot never needs site tuning again?", "**No."),
                 ("sim2real 弄完一轮，以后去哪个现场都不用再调了吧", "**不是")]
@@ -61,7 +65,7 @@ def test_these_wordings_are_our_own():
     assert not copied({q for q, _, _ in ONE_REASON} | {ONE_SIDE_NAMED, ONE_SIDE_NAMED_EN, THE_REST, THE_REST_EN, NO_RL,
                                                         METHOD_NOT_STORY, *TWIN_SETUP, BODY_EXAMPLE,
                                                         *(q for q, _ in ONCE_FOR_ALL), EACH_FOR_CUSTOMER, *REQUESTS,
-                                                        MOSTLY_LATIN})
+                                                        MOSTLY_LATIN, WM_PLAIN})
 
 
 def test_no_rl_at_all_is_the_claims_true_side(tutor):
@@ -180,3 +184,15 @@ def test_a_question_with_chinese_in_it_is_answered_in_chinese(tutor):
     # the answer is the Chinese card's text (its method names keep their English glosses)
     cjk, latin = len(re.findall(r"[\u4e00-\u9fff]", a.answer)), len(re.findall(r"[A-Za-z]", a.answer))
     assert not a.refused and cjk > latin, a.answer
+
+
+def test_simpler_after_a_world_model_turn_stays_on_the_world_model(tutor):
+    from s2r_tutor.answer.followups import focus_for
+    from s2r_tutor.models import Intent, Turn
+
+    # the earlier turn singles out the world model, so its table row (not the body's plain row) answers a
+    # follow-up of it (blind 25 b25-042 "还是有点绕，说人话？" got "真实本体参数越不准确…")
+    assert "world-model" in focus_for(WM_TURN[0]["content"], Intent.physical_system).anchors
+
+    a = tutor.ask(WM_PLAIN, [Turn(**t) for t in WM_TURN])
+    assert "世界模型" in a.answer.split("\n")[0] and "越不准确" not in a.answer, a.answer

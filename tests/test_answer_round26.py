@@ -89,9 +89,7 @@ def test_setting_up_a_digital_twin_is_out_of_scope(tutor, question):
     (TWO_REASONS_EN, THE_REST_EN, ("Many training environments can run in parallel", "Training conditions can be changed deliberately"),
      ("Training on real robots is expensive", "Dangerous actions cannot be tried endlessly"))])
 def test_the_rest_of_a_list_after_an_answer_that_gave_part_of_it(tutor, history, question, rest, said):
-    from s2r_tutor.models import Turn
-
-    a = tutor.ask(question, [Turn(**t) for t in history])
+    a = tutor.ask(question, history=history)
     assert all(x in a.answer for x in rest), a.answer
     assert not any(x in a.answer for x in said), a.answer
 
@@ -111,9 +109,7 @@ def test_the_rest_of_a_list_needs_an_exception_cue_and_an_answer_that_named_part
     (FT_TURN, ONE_SIDE_NAMED, ["04-08#real-world-fine-tuning", "04-08#system-identification"]),
     (RP_TURN_EN, ONE_SIDE_NAMED_EN, ["04-08#robust-policy", "04-08#related-domain-randomization"])])
 def test_a_comparison_naming_one_method_takes_the_other_from_the_earlier_turn(tutor, history, question, sides):
-    from s2r_tutor.models import Turn
-
-    a = tutor.ask(question, [Turn(**t) for t in history])
+    a = tutor.ask(question, history=history)
     assert a.act == "compare", (a.act, a.answer)
     # one line per side, the earlier turn's method first (domain randomization by its purpose line, in the
     # related section)
@@ -146,9 +142,7 @@ def test_a_titled_list_gives_way_to_its_item_when_one_point_is_asked():
 
 
 def test_an_example_of_body_differences_after_the_body_sentence_is_the_payload_scenario(tutor):
-    from s2r_tutor.models import Turn
-
-    a = tutor.ask(BODY_EXAMPLE, [Turn(**t) for t in BODY_TURN])
+    a = tutor.ask(BODY_EXAMPLE, history=BODY_TURN)
     assert a.act == "example", (a.act, a.answer)
     assert a.citations[0].chunk_id == "04-08#scenario-payload" and "没有更具体" not in a.answer, a.answer
 
@@ -161,9 +155,7 @@ def test_done_once_never_tuned_again_is_answered_no(tutor, question, verdict):
 
 
 def test_one_line_per_method_for_a_customer_names_all_four(tutor):
-    from s2r_tutor.models import Turn
-
-    a = tutor.ask(EACH_FOR_CUSTOMER, [Turn(**t) for t in METHODS_TURN_EN])
+    a = tutor.ask(EACH_FOR_CUSTOMER, history=METHODS_TURN_EN)
     assert all(m in a.answer for m in ("Domain Randomization", "System Identification", "Real-world Fine-tuning",
                                        "Robust Policy")), a.answer
     assert "four intuitive ideas" not in a.answer, a.answer
@@ -188,11 +180,11 @@ def test_a_question_with_chinese_in_it_is_answered_in_chinese(tutor):
 
 def test_simpler_after_a_world_model_turn_stays_on_the_world_model(tutor):
     from s2r_tutor.answer.followups import focus_for
-    from s2r_tutor.models import Intent, Turn
+    from s2r_tutor.models import Intent
 
     # the earlier turn singles out the world model, so its table row (not the body's plain row) answers a
     # follow-up of it (blind 25 b25-042 "还是有点绕，说人话？" got "真实本体参数越不准确…")
     assert "world-model" in focus_for(WM_TURN[0]["content"], Intent.physical_system).anchors
 
-    a = tutor.ask(WM_PLAIN, [Turn(**t) for t in WM_TURN])
+    a = tutor.ask(WM_PLAIN, history=WM_TURN)
     assert "世界模型" in a.answer.split("\n")[0] and "越不准确" not in a.answer, a.answer

@@ -301,9 +301,9 @@ class Answerer:
         generic = top_doc != self.card.doc_id or (
             prev_intent is None and not detected.ruled and bool(anchors) and anchor_intent(anchors[0]) is None)
         focus = focus_for(question, intent)
+        last_answer = next((t.content for t in reversed(history) if t.role == "assistant"), "")
         rest = None
-        if users and (rest := rest_of_list(question, next((t.content for t in reversed(history) if t.role == "assistant"), ""),
-                                            intent)):
+        if users and (rest := rest_of_list(question, last_answer, intent)):
             # "你说有四个好处 另外两个呢" after an answer that gave cost and safety: scale and control (blind 25 b25-044
             # got the value of simulation and all four again). Its words (好处) name the topic, so it reads as a
             # question of its own, not a follow-up: the exception cue is what leans on the answer before
@@ -445,7 +445,7 @@ class Answerer:
                 missing = None
             else:
                 ranking, ranking_kind = (), None
-        previous = next((t.content for t in reversed(history) if t.role == "assistant"), "") if ctx.is_followup else ""
+        previous = last_answer if ctx.is_followup else ""
         focus.followup = bool(previous)
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,

@@ -74,7 +74,7 @@ def focus_for(question: str, intent: Intent) -> Focus:
     """What `question` singles out; an ordinal picks from the intent's list (methods, aspects, items)."""
     r = followup_rules()
     q = fold(question)
-    anchors = {anchor for pat, anchor in r.focus_terms if pat.search(q)}
+    anchors = _named(q)
     options = ORDINAL_LISTS.get(intent, [])
     excepted: set[str] = set()
     if r.except_.search(q) and anchors & set(options):
@@ -90,6 +90,11 @@ def focus_for(question: str, intent: Intent) -> Focus:
                  excepted=excepted)
 
 
+def _named(folded: str) -> set[str]:
+    """The parts (focus_terms anchors) a folded text names."""
+    return {anchor for pat, anchor in followup_rules().focus_terms if pat.search(folded)}
+
+
 def rest_of_list(question: str, previous_answer: str, intent: Intent) -> Focus | None:
     """"另外两个呢" / "and the other two?" after an answer that named some parts of the intent's list (two of the
     four reasons for simulation): the parts it did not name. None when the question names a part of its own, has
@@ -98,7 +103,7 @@ def rest_of_list(question: str, previous_answer: str, intent: Intent) -> Focus |
     options = ORDINAL_LISTS.get(intent, [])
     if not options or not r.except_.search(fold(question)) or focus_for(question, intent).anchors:
         return None
-    said = {anchor for pat, anchor in r.focus_terms if pat.search(fold(previous_answer))} & set(options)
+    said = _named(fold(previous_answer)) & set(options)
     if not said or len(said) == len(options):
         return None
     rest = [a for a in options if a not in said]

@@ -185,7 +185,7 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
         said = core(lead)
         drop = {whole} | {i for i in range(whole) if us[i].heading and us[i].para == us[whole].para}
         para = us[whole].para
-        titled = [i for i, u in enumerate(us) if u.heading and (u.para == para or (u.alone and u.para == para - 1))]
+        titled = _titles(us, whole)
         if not whole_counted and _bullet(us[whole]) and titled:
             # one point asked (a yes/no, an example, a definition) and the lead is one item of a titled list: the
             # other items answer other questions and stay in the sources, with the title over them (blind 24
@@ -294,10 +294,16 @@ def _bullet(u) -> bool:
     return u.text.lstrip().startswith(("- ", "* "))
 
 
+def _titles(us: list, i: int) -> list[int]:
+    """The heading units before unit `i` that introduce its paragraph: one in that paragraph, or one standing
+    alone in the paragraph before it."""
+    return [h for h in range(i) if us[h].heading and (us[h].para == us[i].para or (us[h].alone and us[h].para == us[i].para - 1))]
+
+
 def _counted(us: list, i: int, announced: Callable[[str], int | None]) -> int | None:
     """The heading unit that counts the list bullet `i` is an item of ("卡片给出四类原因："), or None."""
-    heads = [h for h in range(i) if us[h].heading and (us[h].para == us[i].para or (us[h].alone and us[h].para == us[i].para - 1))]
-    if heads and us[i].text.lstrip().startswith(("- ", "* ")) and announced(us[heads[-1]].text):
+    heads = _titles(us, i)
+    if heads and _bullet(us[i]) and announced(us[heads[-1]].text):
         return heads[-1]
     return None
 
@@ -311,7 +317,7 @@ def _announced_lists(lead: str, us: list, groups: list[tuple[list, int]], announ
     a heading counts when `counted_forced`. `uncounted`: headings (by id) whose list lost an item to the lead.
     `whole_first`: the first list is bound, forced, whatever its length."""
     by_line = {line: g for g, (_, line) in enumerate(groups)}
-    bullet = [u.text.lstrip().startswith(("- ", "* ")) and i in by_line for i, u in enumerate(us)]
+    bullet = [_bullet(u) and i in by_line for i, u in enumerate(us)]
     # a lead with a list of its own ("卡片没有给两者分优劣…" over one line per side) announced that list
     speakers = [(-1, announced(lead))] if lead and not re.search(r"^[-*] ", lead, re.M) else []
     if whole_first:

@@ -1,5 +1,5 @@
 """Dev check of the non-story answers (issue 14/17): run the real Tutor on every case of the dev sets
-(tests/eval/*.jsonl but the unread holdout4-6, and the spent blind sets docs/blind8-24) and write one row per case (act, intent,
+(tests/eval/*.jsonl but the unread holdout4-6, and the spent blind sets docs/blind8-25) and write one row per case (act, intent,
 refused, answer), then print act accuracy, out-of-scope refused and answerable refused per set.
 Not a test: numbers to compare before and after a change.
 

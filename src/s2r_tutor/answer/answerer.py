@@ -375,6 +375,11 @@ class Answerer:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
             act = focus.act = "verdict"
             reading.claim, reading.claim_cued = cued, True
+            own = self.leads.claims[cued]
+            if own.by_cue and own.topic is not None and intent is Intent.scenario and not complaint:
+                # a claim about the gap in general, in symptom words and no site or customer of a story ("sim2real失败基本都是
+                # 传感器的锅吧？" got the sensor-swap walkthrough and "是的"): the claim's own material answers it
+                intent = own.topic
         if act == "verdict" and not ctx.is_followup and self.leads.asks_same(q) \
                 and len(focus.anchors & set(ORDINAL_LISTS.get(intent, ()))) == 2:
             # "are these two methods the same thing?" names two parts of one list: a comparison, whatever claim

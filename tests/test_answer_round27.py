@@ -46,3 +46,31 @@ def test_a_customer_story_naming_a_main_cause_stays_a_story(tutor):
     a = tutor.ask(STORY)
     assert a.intent == "scenario", (a.intent, a.answer)
 
+
+# an earlier question no phrase rule reads, and the answer it got (the conversation's topic is what was said)
+STUMBLES = [{"role": "user", "content": "how come our robot is steady in the simulator and then stumbles on a real floor?"},
+            {"role": "assistant", "content": "A simulator only approximates reality: friction, motor delay and sensor noise "
+                                             "all differ on the real robot. That difference is the reality gap."}]
+TO_A_CLIENT = "how would I put that to a client who isn't technical?"
+PRESALES = [{"role": "user", "content": "我们跑项目的一般啥时候该琢磨这个事"},
+            {"role": "assistant", "content": "客户那边仿真效果和现场效果差得明显的时候，就该想到它。"}]
+ASK_ALGO = "那见了客户要不要先问他们用的啥算法？"
+
+
+def test_wordings_of_the_said_topic_are_our_own():
+    assert not copied({STUMBLES[0]["content"], TO_A_CLIENT, PRESALES[0]["content"], ASK_ALGO})
+
+
+@pytest.mark.parametrize("history,question,intent,first", [
+    (STUMBLES, TO_A_CLIENT, "reality_gap", None),
+    (PRESALES, ASK_ALGO, None, "04-08#solution-engineers")])
+def test_a_follow_up_of_an_unruled_question_takes_the_topic_its_answer_was_about(tutor, history, question, intent, first):
+    from s2r_tutor.answer.intents import rule_scores
+
+    assert not rule_scores(history[0]["content"])  # no phrase rule names the earlier topic: the answer does
+    a = tutor.ask(question, history=history)
+    # an answer about when to think of Sim2Real makes no customer story of the follow-up (the card's answer to
+    # "ask which algorithm?" is its own first line, not "是的，这属于 Reality Gap")
+    assert a.intent == intent if intent else a.intent != "scenario", (a.intent, a.answer)
+    assert first is None or a.citations[0].chunk_id == first, a.answer
+    assert "Sim2Real (Simulation to Reality) can be understood as" not in a.answer, a.answer

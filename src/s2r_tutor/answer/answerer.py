@@ -194,6 +194,14 @@ class Answerer:
         prev_intent, topic, story_vector = None, None, None
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
+            if not rule_scores(ctx.previous) and (said := self._said_intent(history, ctx.previous)) is not None \
+                    and said is not Intent.scenario:
+                # no phrase rule names the earlier question's topic ("why would a robot walk fine in sim and then
+                # fall over in real life?" read as the definition): the answer it got says what was talked about
+                # (blind 25 b25en-012, "how do I explain that to a customer" got the definition). Not a customer
+                # story: only a story told makes one (the check below), and an answer about when to think of
+                # Sim2Real answered "要不要先问客户用的啥算法" as a story, 「是的，这属于 Reality Gap」
+                prev_intent = said
             topic = topic[: s.max_topic_chars] if topic else topic  # a chain of earlier questions: bounded (issue 13, finding 2)
             if prev_intent is not Intent.scenario and topic == ctx.previous and not specific:
                 # the earlier question was answered as a customer story by its labelled neighbours, in words no
@@ -534,6 +542,26 @@ class Answerer:
             return False
         topics = self.acts.claim_topics.get(reading.claim, set())
         return any(reading.intents.get(t, 0.0) >= self.settings.answer.claim_topic_vote for t in topics)
+
+    def _said_intent(self, history: list[Turn], previous: str) -> Intent | None:
+        """The topic of the answer given to the user turn `previous`: the intent of the section whose card
+        sentence is nearest its first sentence (an answer opens with the sentence that answers; a whole-text
+        search read a paraphrased summary as the methods). One more embedding, for a follow-up whose earlier
+        question no phrase rule reads."""
+        at = next((i for i in range(len(history) - 1, -1, -1)
+                   if history[i].role == "user" and history[i].content == previous), None)
+        said = next((t.content for t in history[at + 1:] if t.role == "assistant"), "") if at is not None else ""
+        first = next(iter(sentences(said[: self.settings.max_topic_chars])), "").strip()
+        if not first:
+            return None
+        pairs = [(a, x) for a in self.card.anchors for x in self.card.sents(a)]
+        try:
+            scores = self._sentence_scores(first, [x for _, x in pairs], None, detect_language(first))
+        except Exception:  # a sparse-only or failing embedder: the earlier question's own reading stands
+            log.debug("no sentence scores for %r", first[:40], exc_info=True)
+            return None
+        best = max(range(len(pairs)), key=scores.__getitem__, default=None)
+        return anchor_intent(pairs[best][0]) if best is not None else None
 
     def _own_vector(self, text: str):
         """`text` embedded alone (retrieval embeds a follow-up with the earlier topic), or None with a

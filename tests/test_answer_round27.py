@@ -74,3 +74,21 @@ def test_a_follow_up_of_an_unruled_question_takes_the_topic_its_answer_was_about
     assert a.intent == intent if intent else a.intent != "scenario", (a.intent, a.answer)
     assert first is None or a.citations[0].chunk_id == first, a.answer
     assert "Sim2Real (Simulation to Reality) can be understood as" not in a.answer, a.answer
+
+
+# a customer who thinks moving a policy to another robot is a software install (nothing has failed yet)
+INSTALL = [("客户打算把我们调好的步态策略刷到他们自研的机器人上，关节和电机都不一样，他们说不过是装个软件，靠谱吗", "**不能默认不用动"),
+           ("the client plans to move our trained gait onto their own robot with other actuators and says it's "
+            "a simple software update. does that hold up?", "**You cannot assume nothing needs to change")]
+
+
+def test_wordings_of_the_install_stories_are_our_own():
+    assert not copied({q for q, _ in INSTALL})
+
+
+@pytest.mark.parametrize("question,verdict", INSTALL)
+def test_a_port_called_a_software_install_is_answered_with_the_body_differences(tutor, question, verdict):
+    a = tutor.ask(question)
+    assert a.answer.startswith(verdict), a.answer
+    # the card's sentence on the same algorithm on another body, not "not a problem of the algorithm"
+    assert "04-08#physical-system" in [c.chunk_id for c in a.citations[:2]], a.answer

@@ -92,3 +92,14 @@ def test_a_port_called_a_software_install_is_answered_with_the_body_differences(
     assert a.answer.startswith(verdict), a.answer
     # the card's sentence on the same algorithm on another body, not "not a problem of the algorithm"
     assert "04-08#physical-system" in [c.chunk_id for c in a.citations[:2]], a.answer
+
+
+# examples of what customers say, after a turn on when to think of Sim2Real: the card's customer scenarios
+CUSTOMER_WORDS = "客户嘴里会是什么说法？举几个听了就该警觉的例子"
+
+
+def test_examples_of_customer_words_are_the_cards_customer_scenarios(tutor):
+    assert not copied({CUSTOMER_WORDS})
+    a = tutor.ask(CUSTOMER_WORDS, history=PRESALES)
+    assert a.act == "example", (a.act, a.answer)
+    assert [c.chunk_id for c in a.citations[:2]] == ["04-08#scenario-factory-floor", "04-08#scenario-payload"], a.answer

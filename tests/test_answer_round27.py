@@ -103,3 +103,16 @@ def test_examples_of_customer_words_are_the_cards_customer_scenarios(tutor):
     a = tutor.ask(CUSTOMER_WORDS, history=PRESALES)
     assert a.act == "example", (a.act, a.answer)
     assert [c.chunk_id for c in a.citations[:2]] == ["04-08#scenario-factory-floor", "04-08#scenario-payload"], a.answer
+
+
+# why the loop has an on-site step, after a turn that gave the loop
+LOOP_TURN = [{"role": "user", "content": "从仿真到上线一般分几步"},
+             {"role": "assistant", "content": "构建仿真环境 → 大规模训练 → 仿真验证 → 迁移到真实机器人 → 现场适配 → 真实部署。"}]
+WHY_ON_SITE = "仿真里都验证过了，干嘛还要去现场再适配一轮"
+
+
+def test_why_the_loop_has_an_on_site_step_is_that_reality_cannot_be_fully_simulated(tutor):
+    assert not copied({WHY_ON_SITE, LOOP_TURN[0]["content"]})
+    a = tutor.ask(WHY_ON_SITE, history=LOOP_TURN)
+    assert a.citations[0].chunk_id == "04-08#why-hard", a.answer
+    assert not a.answer.startswith("客户："), a.answer

@@ -36,7 +36,7 @@ ONE_SIDE_NAMED_EN = "how is domain randomization any different from it?"
 # the rest of a list after an answer that gave part of it
 TWO_REASONS = [{"role": "user", "content": "干嘛不在真机上直接训"},
                {"role": "assistant", "content": "一是成本：真机磨损、维修都贵；二是安全：虚拟环境里摔了也不伤人。"}]
-THE_REST = "其余的好处呢"  # "剩下的两条理由是啥", "另外两条呢" are not read as follow-ups: not fixed
+THE_REST = "其余的好处呢"  # "另外两条呢" with no topic word of its own: tests/test_answer_round27.py
 TWO_REASONS_EN = [{"role": "user", "content": "why not train on the real robot?"},
                   {"role": "assistant", "content": "Cost, since real hardware wears out, and safety, since a virtual fall hurts nobody."}]
 THE_REST_EN = "what were the remaining reasons?"

@@ -116,3 +116,17 @@ def test_why_the_loop_has_an_on_site_step_is_that_reality_cannot_be_fully_simula
     a = tutor.ask(WHY_ON_SITE, history=LOOP_TURN)
     assert a.citations[0].chunk_id == "04-08#why-hard", a.answer
     assert not a.answer.startswith("客户："), a.answer
+
+
+# the rest of a list asked with no topic word at all (round 26 needed one: "其余的好处呢")
+COST_SAFETY = [{"role": "user", "content": "为啥大家都先在虚拟环境里练机器人"},
+               {"role": "assistant", "content": "省钱，真机练坏了修起来贵；也更安全，虚拟的摔了不会伤到人。"}]
+
+
+@pytest.mark.parametrize("question", ["剩下那两条是啥", "另外两个呢？"])
+def test_the_rest_of_a_list_needs_no_topic_word(tutor, question):
+    assert not copied({question, COST_SAFETY[0]["content"]})
+    a = tutor.ask(question, history=COST_SAFETY)
+    assert not a.refused and a.act == "overview", (a.act, a.answer)
+    assert {c.chunk_id for c in a.citations} >= {"04-08#why-simulation-scale", "04-08#why-simulation-control"}, a.answer
+    assert not any(x in a.answer for x in ("真实机器人训练成本高", "危险动作不能在真机上无限尝试")), a.answer

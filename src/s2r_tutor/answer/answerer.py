@@ -189,7 +189,9 @@ class Answerer:
                 short_act = self._own_followup_act(question)
             if short_act is None and summary:
                 short_act = "simpler"  # the gist of the earlier answer ("summarize that")
-            if short_act is not None:
+            if short_act is not None or excepts(question):
+                # (an exception cue with no topic of its own, "另外两条呢" / "剩下的两条理由是啥", sets aside what the
+                # earlier answer named: it was declined, or read the card's roadmap line; round 26's leftover)
                 ctx = follow_up_of(history, users[-1])
         prev_intent, topic, story_vector = None, None, None
         if ctx.is_followup:

@@ -130,3 +130,13 @@ def test_the_rest_of_a_list_needs_no_topic_word(tutor, question):
     assert not a.refused and a.act == "overview", (a.act, a.answer)
     assert {c.chunk_id for c in a.citations} >= {"04-08#why-simulation-scale", "04-08#why-simulation-control"}, a.answer
     assert not any(x in a.answer for x in ("真实机器人训练成本高", "危险动作不能在真机上无限尝试")), a.answer
+
+
+def test_when_to_bring_up_sim2real_is_the_engineers_own_criterion_not_a_customer_script(tutor):
+    """Six labelled rows (act how, topic scenario): "when should I raise it with a customer" read the customer
+    reply and gave a script to recite (blind 25 b25en-015)."""
+    question = "at which moment in talks with a client is sim2real worth mentioning?"
+    assert not copied({question})
+    a = tutor.ask(question)
+    assert a.citations[0].chunk_id == "04-08#solution-engineers", a.answer
+    assert "explain it to the customer like this" not in a.answer, a.answer

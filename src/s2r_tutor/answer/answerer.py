@@ -1045,8 +1045,10 @@ class Answerer:
                 fresh = self._unsaid(plan, refs, keep=False)
                 if not fresh and plan.previous_answer:
                     # the claim's sentences were all said by the answer before: a follow-up asking how to put it
-                    # to a customer gets the table's sentence for its act instead (blind 13 b13-064)
-                    fresh = self._unsaid(plan, self.leads.lead(plan.intent, plan.act, frozenset()), keep=False)
+                    # to a customer gets the table's sentence for its act instead (blind 13 b13-064) — the one for
+                    # the part the conversation is on: after a world-model turn, "跟客户怎么一句话讲清这俩的区别" got
+                    # the robot body's line (blind 26 b26-043), where the world model's own lines, said again, answer
+                    fresh = self._unsaid(plan, self.leads.lead(plan.intent, plan.act, plan.focus.anchors), keep=False)
                 lead = lead_block(writer, with_predecessors(self.card, fresh or refs, self.leads.openers), line,
                                   self._unaddressed(plan))
             elif tabled:

@@ -187,6 +187,7 @@ class Leads:
         self.unranked = _cue_line("compare_unranked", data.get("compare_unranked"))
         # "are X and Y the same thing?" of two sides: say they are not, then what each one does
         self.same = _cue_line("compare_same", data.get("compare_same"))
+        self.opposite = _cue_line("compare_opposite", data.get("compare_opposite"))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
         purposes = data.get("purposes", {})
@@ -434,12 +435,16 @@ class Leads:
         return self.unranked[1][lang]
 
     def asks_same(self, question: str) -> bool:
-        """`question` (folded) asks whether two sides are one thing ("是不是一回事", "the same thing?")."""
-        return self.same is not None and bool(self.same[0].search(question))
+        """`question` (folded) asks whether two sides are one thing ("是不是一回事", "the same thing?") or
+        opposites ("aren't those opposite approaches?")."""
+        return any(cue is not None and bool(cue[0].search(question)) for cue in (self.same, self.opposite))
 
     def same_verdict(self, question: str, lang: str) -> str | None:
-        """The "they are not the same thing" line for a comparison that asks whether two sides are one."""
-        return self.same[1][lang] if self.asks_same(question) else None
+        """The "they are not the same thing" (or "not opposites") line for a comparison that asks it."""
+        for cue in (self.opposite, self.same):
+            if cue is not None and cue[0].search(question):
+                return cue[1][lang]
+        return None
 
     def overview_asked(self, question: str) -> bool:
         """`question` (folded) asks for the whole card's arc in so many words ("从头到尾捋一遍", "an overview")."""

@@ -107,6 +107,7 @@ class Answerer:
         self.card = CardView(tutor.chunks)
         self._sent_vecs: dict = {}
         self._sent_vecs_en: dict | None = None
+        self._card_sents: list[tuple[str, str]] | None = None  # (anchor, sentence) of the card, split once
         self._ratio: float | None = None
         self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict),
                                  term_min_idf=self.settings.answer.term_min_idf,
@@ -385,11 +386,11 @@ class Answerer:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
             act = focus.act = "verdict"
             reading.claim, reading.claim_cued = cued, True
-            own = self.leads.claims[cued]
-            if own.by_cue and own.topic is not None and intent is Intent.scenario and not complaint:
+            stated = self.leads.claims[cued]
+            if stated.by_cue and stated.topic is not None and intent is Intent.scenario and not complaint:
                 # a claim about the gap in general, in symptom words and no site or customer of a story ("sim2real失败基本都是
                 # 传感器的锅吧？" got the sensor-swap walkthrough and "是的"): the claim's own material answers it
-                intent = own.topic
+                intent = stated.topic
         if act == "verdict" and not ctx.is_followup and self.leads.asks_same(q) \
                 and len(focus.anchors & set(ORDINAL_LISTS.get(intent, ()))) == 2:
             # "are these two methods the same thing?" names two parts of one list: a comparison, whatever claim
@@ -465,7 +466,7 @@ class Answerer:
         return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
                     asked=question,
-                    earlier_answer=next((t.content for t in reversed(history) if t.role == "assistant"), ""),
+                    earlier_answer=last_answer,
                     ranking=ranking, ranking_kind=ranking_kind or "", fit=fit)
 
     def _asks_pair(self, question: str, earlier: str) -> bool:
@@ -556,7 +557,9 @@ class Answerer:
         first = next(iter(sentences(said[: self.settings.max_topic_chars])), "").strip()
         if not first:
             return None
-        pairs = [(a, x) for a in self.card.anchors for x in self.card.sents(a)]
+        if self._card_sents is None:
+            self._card_sents = [(a, x) for a in self.card.anchors for x in self.card.sents(a)]
+        pairs = self._card_sents
         try:
             scores = self._sentence_scores(first, [x for _, x in pairs], None, detect_language(first))
         except Exception:  # a sparse-only or failing embedder: the earlier question's own reading stands

@@ -44,6 +44,11 @@ def run(base: str, api_name: str, data: list, session: str, event_data=None) -> 
     return None if line is None else json.loads(line.removeprefix("data:").strip())
 
 
+def nothing_restored(value) -> bool:
+    """An empty chatbot, or no update at all (R199: a restore with nothing to restore writes nothing)."""
+    return value in ([], None, {"__type__": "update"})
+
+
 def feedback_rows(settings, var) -> list[dict]:
     from s2r_tutor.store import open_store
     from s2r_tutor.web.feedback import FeedbackLog
@@ -70,7 +75,7 @@ def test_forged_conversations_are_not_restored_and_forged_records_never_voted(li
         session = f"forge{n}"
         restored = run(base, "restore", [blob, None], session)
         assert restored and restored["success"], restored
-        assert restored["output"]["data"][0] in ([], None)
+        assert nothing_restored(restored["output"]["data"][0])
         assert "evil.example" not in json.dumps(restored["output"])
         for index in (1, 2, 3, "1", None, [1], [], True):
             run(base, "on_like", [None], session, event_data={"index": index, "value": "a", "liked": False})
@@ -95,7 +100,7 @@ def test_a_genuine_answer_is_liked_after_a_reload(live, settings):
     # The same kept conversation with one answer's text changed: not restored at all.
     altered = json.loads(json.dumps(kept))
     altered["records"][str(index)]["answer"] = "changed"
-    assert run(base, "restore", [altered, None], "real3")["output"]["data"][0] in ([], None)
+    assert nothing_restored(run(base, "restore", [altered, None], "real3")["output"]["data"][0])
 
 
 def test_a_late_restore_never_replaces_the_conversation_under_way(live):
@@ -114,6 +119,45 @@ def test_a_late_restore_never_replaces_the_conversation_under_way(live):
     assert kept["messages"][-1]["role"] == "assistant" and kept["records"]
     # a fresh session still gets the kept conversation back (a reload)
     assert len(run(base, "restore", [kept, None], "late2")["output"]["data"][0]) == len(kept["messages"])
+
+
+def test_a_restore_running_beside_the_first_answer_never_replaces_it(settings, tutor, tmp_path):
+    """R199: the restore whose inputs were read before the reader's first answer (it ran beside it, on
+    a loaded CI runner: the chat showed no question at all, `test_replicas`) writes nothing once that
+    session has asked; a page with nothing kept writes nothing either; a reload still restores."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from s2r_tutor.store import open_store
+    from s2r_tutor.web.chat import build_chat, saved_conversation
+    from s2r_tutor.web.feedback import FeedbackLog
+    from s2r_tutor.web.identity import server_key
+    from s2r_tutor.web.runtime import Runtime
+
+    web = settings.model_copy(update={"study_db": tmp_path / "study.sqlite3", "feedback_file": tmp_path / "f.jsonl"})
+    demo = build_chat(Runtime(web, tutor), FeedbackLog(open_store(web)))
+    fns = {f.name: f.fn for f in demo.fns.values()}
+    respond, restore = fns["respond"], fns["restore"]
+
+    async def answer(session: str) -> list:
+        out = None
+        async for out in respond("什么是 Sim2Real？", [], [], {}, SimpleNamespace(session_hash=session)):
+            pass
+        return out[1]
+
+    def skipped(result) -> bool:
+        return all(isinstance(v, dict) and v.get("__type__") == "update" and len(v) == 1 for v in result)
+
+    key = server_key(web, "chat records")
+    shown = asyncio.run(answer("first"))
+    kept = saved_conversation(shown, [], {}, key)
+    assert shown[0] == {"role": "user", "content": "什么是 Sim2Real？"}
+    # its inputs read while the session was still empty: current == [] although the answer is out
+    assert skipped(asyncio.run(restore(kept, [], SimpleNamespace(session_hash="first"))))
+    assert skipped(asyncio.run(restore(saved_conversation([], [], {}, key), [], SimpleNamespace(session_hash="new"))))
+    assert skipped(asyncio.run(restore(None, [], SimpleNamespace(session_hash="new"))))
+    back = asyncio.run(restore(kept, [], SimpleNamespace(session_hash="reload")))
+    assert back[0] == shown and back[1] == shown
 
 
 def test_records_are_signed_with_a_key_replicas_share(settings, tmp_path):

@@ -13,6 +13,7 @@ import hmac
 import json
 import logging
 import secrets
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ log = logging.getLogger("s2r_tutor.web")
 TITLE = "Sim2Real 学习助手"
 HISTORY_TURNS = 20  # earlier messages passed to Tutor.ask (the API accepts up to 50)
 SAVED_MESSAGES = 60  # chat messages kept in the browser across reloads (answer + sources = 2)
+ASKED_SESSIONS = 10_000  # sessions remembered as having asked (Gradio's own state holds as many)
 
 # The definition, RL vs Sim2Real, and the card's four customer scenarios (plus one in English).
 EXAMPLES = [
@@ -222,12 +224,24 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
     readers = Readers(runtime.settings)
     votes = Votes(feedback, runtime.settings.feedback_per_minute)
     key = server_key(runtime.settings, "chat records")  # replicas sharing reader_secret share it
+    # Sessions whose reader has asked, oldest first. The page's restore reads it when it runs, not when
+    # its inputs were read: a restore running beside the first answer must not replace it (R199).
+    asked: OrderedDict[str, None] = OrderedDict()
+
+    def note_asked(request: gr.Request | None) -> None:
+        session = getattr(request, "session_hash", None)
+        if isinstance(session, str) and session:
+            asked[session] = None
+            asked.move_to_end(session)
+            while len(asked) > ASKED_SESSIONS:
+                asked.popitem(last=False)
 
     async def respond(question: str, messages: list, turns: list, records: dict, request: gr.Request = None):
         question = (question or "").strip()
         if not question:
             yield "", messages, messages, turns, records
             return
+        note_asked(request)
         # Only the newest answer keeps its follow-up buttons.
         messages = [{k: v for k, v in m.items() if k != "options"} for m in messages]
         messages.append({"role": "user", "content": user_text(question)})
@@ -275,12 +289,18 @@ def build_chat(runtime: Runtime, feedback: FeedbackLog) -> gr.Blocks:
     def keep_conversation(messages: list, turns: list, records: dict) -> dict[str, Any]:
         return saved_conversation(messages, turns, records, key)
 
-    def restore(saved: Any, current: Any) -> tuple[Any, Any, Any, Any]:
+    async def restore(saved: Any, current: Any, request: gr.Request = None) -> tuple[Any, Any, Any, Any]:
         # The page's load event can finish after the reader's first answer (a slow first load under
-        # load): a conversation already under way in this session is never replaced by the kept one.
-        if isinstance(current, list) and current:
+        # load), or run beside it. A conversation under way in this session is never replaced: not when
+        # the session's state holds one (R198), nor when the session has asked since this event's inputs
+        # were read (R199; async, so the check and the return are one step on the event loop). A page
+        # with nothing kept writes nothing at all, so a new reader's first question never races it.
+        if (isinstance(current, list) and current) or getattr(request, "session_hash", None) in asked:
             return gr.skip(), gr.skip(), gr.skip(), gr.skip()
-        return restored_conversation(saved, key)
+        restored = restored_conversation(saved, key)
+        if not restored[1]:
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+        return restored
 
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         messages = gr.State([])

@@ -76,7 +76,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from s2r_tutor import Tutor
-    from s2r_tutor.answer.acts import ActReader, ask_clause, load_cues, load_examples
+    from s2r_tutor.answer.acts import ActReader, ask_clause, load_cues, load_examples, load_needs, load_unless
     from s2r_tutor.answer.finalize import to_simplified
     from s2r_tutor.models import Turn
     from s2r_tutor.retrieval.glossary import expand_query
@@ -104,8 +104,9 @@ def main() -> int:
         examples = [e for e, s in zip(examples, srcs) if s not in drop]
     vecs = memo.embed_queries([expand_query(e.question) for e in examples])
     clauses = memo.embed_queries([expand_query(ask_clause(e.question) or e.question) for e in examples])
-    ans.acts = ActReader(examples, vecs, load_cues(Path(args.cues).read_text("utf-8") if args.cues else None), a,
-                         clauses=clauses, embed=memo.embed_queries)
+    cue_text = Path(args.cues).read_text("utf-8") if args.cues else None
+    ans.acts = ActReader(examples, vecs, load_cues(cue_text), a, clauses=clauses, embed=memo.embed_queries,
+                         needs=load_needs(cue_text), unless=load_unless(cue_text))
 
     rows = []
     for c in cases(set(), args.sets):

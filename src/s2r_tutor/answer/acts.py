@@ -6,7 +6,9 @@ answers to it). A question is read by its nearest labelled neighbours over the e
 already computed for it (`Retriever.rank_with_vector`): no second embedding call per question. The
 examples' vectors are computed once per embedder and cached beside the index (and shipped for the
 default embedder). A few act cue phrases (`data/act_cues.json`) add a small weight each, to break
-ties where the examples are thin. Unknown labels are a start-up error (`AnswerDataError`).
+ties where the examples are thin, and an act that asks for a particular kind of answer (`needs`: words for
+a customer) wins only when the question names it. Unknown labels, and a labelled example its act's
+`needs` would refuse, are start-up errors (`AnswerDataError`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 from ..errors import AnswerDataError
 from ..retrieval.glossary import expand_query
 from ..models import Intent
+from .finalize import to_simplified
 from .lexicon import any_of, canonical
 from . import ruledata as rd
 from .vectors import labelled_vectors
@@ -86,19 +89,35 @@ def load_examples(text: str | None = None, source: str = "data/acts.jsonl") -> l
     return out
 
 
+def _cue_data(text: str | None) -> dict:
+    return json.loads(_data_path("act_cues.json").read_text("utf-8") if text is None else text)
+
+
+def _patterns(act: str, pats: list[str], where: str) -> re.Pattern[str]:
+    if act not in ACTS:
+        raise AnswerDataError(f"data/act_cues.json: unknown act {act!r}{where}")
+    try:
+        return any_of(*pats)
+    except re.error as exc:
+        raise AnswerDataError(f"data/act_cues.json: bad pattern for {act!r}{where}: {exc}") from None
+
+
 def load_cues(text: str | None = None) -> dict[str, re.Pattern[str]]:
-    data = json.loads(_data_path("act_cues.json").read_text("utf-8") if text is None else text)
-    cues = {}
-    for act, pats in data.items():
-        if act.startswith("_"):
-            continue
-        if act not in ACTS:
-            raise AnswerDataError(f"data/act_cues.json: unknown act {act!r}")
-        try:
-            cues[act] = any_of(*pats)
-        except re.error as exc:
-            raise AnswerDataError(f"data/act_cues.json: bad pattern for {act!r}: {exc}") from None
-    return cues
+    data = _cue_data(text)
+    return {act: _patterns(act, pats, "") for act, pats in data.items()
+            if not act.startswith("_") and act not in ("needs", "unless")}
+
+
+def load_unless(text: str | None = None) -> dict[str, re.Pattern[str]]:
+    """act -> where its cue does not count (`unless` in act_cues.json)."""
+    return {act: _patterns(act, pats, " (unless)") for act, pats in _cue_data(text).get("unless", {}).items()}
+
+
+def load_needs(text: str | None = None) -> dict[str, re.Pattern[str]]:
+    """act -> what the question must name for that act to win (`needs` in act_cues.json, plus the act's own
+    cues: a cue is the act named)."""
+    data = _cue_data(text)
+    return {act: _patterns(act, [*pats, *data.get(act, [])], " (needs)") for act, pats in data.get("needs", {}).items()}
 
 
 _CLAUSE = re.compile(r"[，。,.;；！？!?\n]+")
@@ -137,10 +156,19 @@ def clause_vectors(examples: list[Example], embedder, cache_dir: Path | None) ->
 
 class ActReader:
     def __init__(self, examples: list[Example], vectors: np.ndarray, cues: dict[str, re.Pattern[str]], settings,
-                 clauses: np.ndarray | None = None, embed=None):
+                 clauses: np.ndarray | None = None, embed=None, needs: dict[str, re.Pattern[str]] | None = None,
+                 unless: dict[str, re.Pattern[str]] | None = None):
         """`clauses`: `clause_vectors` of the examples, and `embed` (texts -> query vectors, the tutor's
-        embedder) for a long question's own ask clause; without them the whole question is read alone."""
+        embedder) for a long question's own ask clause; without them the whole question is read alone.
+        `needs`: `load_needs()`; every labelled example of such an act must name what it needs. `unless`:
+        `load_unless()`."""
         self.examples, self.vectors, self.cues, self.s = examples, vectors, cues, settings
+        self.needs, self.unless = needs or {}, unless or {}
+        for e in examples:
+            need = self.needs.get(e.act)
+            if need is not None and not need.search(canonical(to_simplified(e.question))):
+                raise AnswerDataError(f"data/acts.jsonl: {e.question!r} is labelled {e.act} but names none of "
+                                      f"what data/act_cues.json needs for it")
         # the topics each claim's labelled questions are about (a claim is tested within its own topic)
         self.claim_topics: dict[str, set[str]] = {}
         for e in examples:
@@ -150,7 +178,7 @@ class ActReader:
 
     def cue_acts(self, question: str) -> set[str]:
         q = canonical(question)
-        return {a for a, pat in self.cues.items() if pat.search(q)}
+        return {a for a, pat in self.cues.items() if pat.search(q) and not (a in self.unless and self.unless[a].search(q))}
 
     def read(self, qv: np.ndarray | None, question: str, exclude: str | None = None) -> Reading:
         """`exclude`: leave this exact question out of the neighbours (leave-one-out measurement)."""
@@ -201,7 +229,15 @@ class ActReader:
         votes = dict(acts)
         for a in self.cue_acts(question):
             acts[a] += self.s.cue_weight
-        act = max(ACTS, key=lambda a: (acts[a], -ACTS.index(a)))
+        q = canonical(question)
+        unnamed = [a for a, need in self.needs.items() if acts[a] and not need.search(q)]
+        # an unnamed act's vote goes unspent and the next in-scope act reads the question: whether the card
+        # covers the question at all stays the whole vote's
+        candidates = [a for a in ACTS if a != "out_of_scope"] if unnamed and \
+            max(ACTS, key=lambda a: (acts[a], -ACTS.index(a))) != "out_of_scope" else ACTS
+        for a in unnamed:
+            acts[a] = 0.0
+        act = max(candidates, key=lambda a: (acts[a], -ACTS.index(a)))
         return Reading(act, acts, intents, claim, best, votes, condition=condition, claims=claims_read)
 
     def _condition(self, sims: np.ndarray, top: np.ndarray, weights: list[float]) -> str | None:

@@ -14,7 +14,8 @@ from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
 from ..text import detect_language, sentences
 from ..retrieval.tokenize import make_tokenizer
-from .acts import FOLLOWUP_ACTS, ActReader, Reading, clause_vectors, example_vectors, load_cues, load_examples
+from .acts import (FOLLOWUP_ACTS, ActReader, Reading, clause_vectors, example_vectors, load_cues, load_examples,
+                   load_needs, load_unless)
 from .card import CardView, Writer, unnumber, unquote
 from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
@@ -119,7 +120,8 @@ class Answerer:
         examples = load_examples()
         self.acts = ActReader(examples, example_vectors(examples, tutor.embedder, self.settings.index_dir),
                               load_cues(), a, clauses=clause_vectors(examples, tutor.embedder, self.settings.index_dir),
-                              embed=tutor.embedder.embed_queries)
+                              embed=tutor.embedder.embed_queries, needs=load_needs(),
+                              unless=load_unless())
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         check_builders(self.card)  # and every sentence a builder quotes
         check_scenarios(self.card)  # and every sentence the scenario factor table names

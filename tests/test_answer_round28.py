@@ -1,0 +1,55 @@
+"""Round 28 (issue 14/17): an answer of words for a customer (act customer_reply) only when the question
+names words said or written, or quotes what the customer says or believes (`needs` in data/act_cues.json).
+Before, any question that mentioned a customer had the labelled customer replies as its nearest neighbours:
+"见客户的时候，我怎么判断…" (the engineer's own criterion) got "可以这样跟客户解释". Wordings of our own: none is
+in data/acts.jsonl or a docs/blind* set (checked below)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from blind_support import copied
+from s2r_tutor.answer.acts import ActReader, Example, load_cues, load_needs
+from s2r_tutor.errors import AnswerDataError
+
+# the engineer's own questions about a customer: no words for the customer asked
+ABOUT = [("客户那边要是机器人老出状况，我怎么分辨是不是仿真和现场的差距导致的", "check_first"),
+         ("how can I recognise, at a customer site, that the trouble is a sim-to-real gap?", "check_first")]
+# words for a customer, in new wordings: still replies
+REPLY = ["客户老板质问仿真是不是白花钱，这个我该怎么回",
+         "what do I say when the customer insists their simulator is perfect?",
+         "客户觉得仿真就是玩具，我怎么应对"]
+
+
+def test_these_wordings_are_our_own():
+    assert not copied({*(q for q, _ in ABOUT), *REPLY})
+
+
+@pytest.mark.parametrize("question,act", ABOUT)
+def test_a_question_about_a_customer_is_not_a_reply_to_one(tutor, question, act):
+    a = tutor.ask(question)
+    assert a.act == act, (a.act, a.answer)
+    assert "跟客户解释" not in a.answer and "explain it to the customer" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", REPLY)
+def test_words_for_a_customer_are_still_a_reply(tutor, question):
+    assert tutor.ask(question).act == "customer_reply"
+
+
+def test_every_labelled_reply_names_its_words_and_a_new_one_that_does_not_is_a_start_up_error(settings):
+    """The table is checked at load against the labelled examples, so a reply it would refuse is caught where
+    it is written, not as a silently different answer."""
+    needs = load_needs()
+    assert set(needs) == {"customer_reply"}
+    reply = Example("客户现场的机器人老摔", "customer_reply", "scenario")
+    fine = Example("客户现场的机器人老摔，我该怎么跟他解释", "customer_reply", "scenario")
+    ActReader([fine], np.zeros((1, 4)), load_cues(), settings.answer, needs=needs)
+    with pytest.raises(AnswerDataError, match="客户现场的机器人老摔"):
+        ActReader([fine, reply], np.zeros((2, 4)), load_cues(), settings.answer, needs=needs)
+    bad = json.dumps({"needs": {"nonsense": ["x"]}})
+    with pytest.raises(AnswerDataError, match="unknown act"):
+        load_needs(bad)

@@ -1,4 +1,4 @@
-"""Round 28 (issue 14/17): an answer of words for a customer (act customer_reply) only when the question
+"""Round 28 (issue 14/17). An answer of words for a customer (act customer_reply) only when the question
 names words said or written, or quotes what the customer says or believes (`needs` in data/act_cues.json).
 Before, any question that mentioned a customer had the labelled customer replies as its nearest neighbours:
 "见客户的时候，我怎么判断…" (the engineer's own criterion) got "可以这样跟客户解释". Wordings of our own: none is
@@ -53,3 +53,23 @@ def test_every_labelled_reply_names_its_words_and_a_new_one_that_does_not_is_a_s
     bad = json.dumps({"needs": {"nonsense": ["x"]}})
     with pytest.raises(AnswerDataError, match="unknown act"):
         load_needs(bad)
+
+
+# "RL without Sim2Real?" is the mirror of "Sim2Real without RL?": the same words, the other way round, and
+# the embedder reads both alike, so the words decide (leads.json claim rl-alone, read by its cue only)
+RL_ALONE = [("不借助sim2real，强化学习自己能玩得转吗", "**可以"),
+            ("is it possible to train a policy with RL and never touch sim2real?", "**Yes")]
+# the negated subject with a word between ("without any RL") asks rl-only's other side: yes
+SIM2REAL_ALONE = [("could a team do sim2real without using any RL?", "**Yes"),
+                  ("完全不用任何强化学习，也能搞sim2real吗", "**是的")]
+
+
+def test_the_rl_wordings_are_our_own():
+    assert not copied({*(q for q, _ in RL_ALONE), *(q for q, _ in SIM2REAL_ALONE)})
+
+
+@pytest.mark.parametrize("question,verdict", RL_ALONE + SIM2REAL_ALONE)
+def test_rl_without_sim2real_and_sim2real_without_rl_are_both_yes(tutor, question, verdict):
+    a = tutor.ask(question)
+    assert a.act == "verdict" and a.answer.startswith(verdict), (a.act, a.answer)
+    assert a.citations[0].chunk_id == "04-08#rl-vs-sim2real", a.answer

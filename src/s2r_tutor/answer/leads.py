@@ -17,6 +17,9 @@ from .card import CardView
 Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
 
 
+# words that may sit between a negation and what it negates ("without any RL", "不用任何仿真")
+_FILLER = re.compile(r"\s*(?:(?:any|the|a|an|using|doing|even)\s+|任何|完全|再){0,2}\s*")
+
 @dataclass(frozen=True)
 class Claim:
     lead: tuple[Ref, ...]
@@ -485,7 +488,9 @@ class Leads:
         # 的话，就跟Sim2Real没关系了吧" states the claim (dev b19-027, b22-039)
         plain = self.negated[1].sub(" ", question)
         negations = list(self.negated[0].finditer(plain))
-        return len(negations) % 2 == 1 and any(claim.subject.match(plain, m.end() + k) for m in negations for k in range(2))
+        # a filler word may sit between ("without any RL", "完全不用任何强化学习")
+        return len(negations) % 2 == 1 and any(claim.subject.match(plain, _FILLER.match(plain, m.end()).end())
+                                               for m in negations)
 
     def cue_negated(self, claim: Claim, question: str) -> bool:
         return claim.cue is not None and self._negated(claim.cue, question)

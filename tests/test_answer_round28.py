@@ -73,3 +73,29 @@ def test_rl_without_sim2real_and_sim2real_without_rl_are_both_yes(tutor, questio
     a = tutor.ask(question)
     assert a.act == "verdict" and a.answer.startswith(verdict), (a.act, a.answer)
     assert a.citations[0].chunk_id == "04-08#rl-vs-sim2real", a.answer
+
+
+# a follow-up asking what to check first, after a story that names no gap factor: the general check and the
+# card's list of sources it goes through, cited (before: nothing cited, so the generic summary of the sections)
+GENERAL_STORY = [{"role": "user", "content": "公司测试都正常 到现场就出状况 这属于sim2real问题不"},
+                 {"role": "assistant", "content": "很可能是：现场的条件和仿真、公司里不一样，这就是 Reality Gap。"}]
+CHECK_NEXT = "那我最先该查哪块"
+# "不都能…吗，咋还…": the ask is why it still happens, not a yes/no
+STILL = ["仿真里摩擦系数不是都能设吗，咋还会打滑",
+         "电机参数不都照手册填了，怎么还是跟真机对不上"]
+
+
+def test_the_new_wordings_are_our_own():
+    assert not copied({GENERAL_STORY[0]["content"], CHECK_NEXT, *STILL})
+
+
+def test_what_to_check_after_a_story_with_no_factor_cites_the_cards_sources(tutor):
+    a = tutor.ask(CHECK_NEXT, history=GENERAL_STORY)
+    assert a.act == "check_first" and "相关的内容是这样讲的" not in a.answer, (a.act, a.answer)
+    assert a.citations[0].chunk_id == "04-08#reality-gap" and "摩擦系数" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", STILL)
+def test_why_does_it_still_happen_is_a_why(tutor, question):
+    a = tutor.ask(question)
+    assert a.act == "why" and not a.answer.startswith(("**是的", "是的")), (a.act, a.answer)

@@ -333,6 +333,11 @@ class _Blocks:
             items = self._checks(first_only=block == "check1")
             if not items:
                 return ""
+            if self.general and not self.done():
+                # the general check goes through the card's list of sources item by item: that list, cited, is
+                # its evidence (a follow-up "那先查啥" of a story that named no factor had nothing cited, and
+                # was answered with the generic summary of the sections; dev b15-053, b25-006)
+                items = [*items, *self._factor_lines()]
             head = self._text("checks_point") if point else (self._text("check1") if block == "check1" else label(w.lang, "sc-checks"))
             done = self.done()
             if done:  # what the reader already did is named, not asked again

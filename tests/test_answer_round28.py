@@ -61,7 +61,9 @@ RL_ALONE = [("不借助sim2real，强化学习自己能玩得转吗", "**可以"
             ("is it possible to train a policy with RL and never touch sim2real?", "**Yes")]
 # the negated subject with a word between ("without any RL") asks rl-only's other side: yes
 SIM2REAL_ALONE = [("could a team do sim2real without using any RL?", "**Yes"),
-                  ("完全不用任何强化学习，也能搞sim2real吗", "**是的")]
+                  ("完全不用任何强化学习，也能搞sim2real吗", "**是的"),
+                  # one character between the negation and the subject (blind 27 b27-053 lost its 是的 to "any")
+                  ("我们没用强化学习，sim2real跟我们有关系吗", "**是的")]
 
 
 def test_the_rl_wordings_are_our_own():

@@ -488,9 +488,10 @@ class Leads:
         # 的话，就跟Sim2Real没关系了吧" states the claim (dev b19-027, b22-039)
         plain = self.negated[1].sub(" ", question)
         negations = list(self.negated[0].finditer(plain))
-        # a filler word may sit between ("without any RL", "完全不用任何强化学习")
-        return len(negations) % 2 == 1 and any(claim.subject.match(plain, _FILLER.match(plain, m.end()).end())
-                                               for m in negations)
+        # one character may sit between ("没用强化学习", "without RL"), or filler words ("without any RL", "完全不用
+        # 任何强化学习"; blind 27 b27-053 lost its 「是的」 when only the filler was allowed)
+        return len(negations) % 2 == 1 and any(claim.subject.match(plain, at) for m in negations
+                                               for at in {m.end(), m.end() + 1, _FILLER.match(plain, m.end()).end()})
 
     def cue_negated(self, claim: Claim, question: str) -> bool:
         return claim.cue is not None and self._negated(claim.cue, question)

@@ -101,3 +101,17 @@ def test_what_to_check_after_a_story_with_no_factor_cites_the_cards_sources(tuto
 def test_why_does_it_still_happen_is_a_why(tutor, question):
     a = tutor.ask(question)
     assert a.act == "why" and not a.answer.startswith(("**是的", "是的")), (a.act, a.answer)
+
+
+# "还有呢?" after an answer that gave two of the four reasons for simulation: the other two, and not the walking
+# scene again (blind 27 b27-005 got cost and safety again); "另外两个呢" lost the scene too
+TWO_REASONS = [{"role": "user", "content": "干嘛不直接在真机上练"},
+               {"role": "assistant", "content": "两条：一是成本，机器磨损、场地和人工都花钱；二是安全，摔和撞没法在真机上反复试。"}]
+
+
+@pytest.mark.parametrize("question", ["好，还有呢", "还有吗", "那另外两条呢", "anything else?"])
+def test_what_else_after_two_reasons_is_the_other_two(tutor, question):
+    assert not copied({question, TWO_REASONS[0]["content"]})
+    a = tutor.ask(question, history=TWO_REASONS)
+    cited = {c.chunk_id for c in a.citations}
+    assert cited == {"04-08#why-simulation-scale", "04-08#why-simulation-control"}, (a.act, a.answer)

@@ -335,9 +335,10 @@ class Answerer:
             # two named sides and a which-one cue ("鲁棒策略和系统辨识，哪个更适合") ask to choose between them:
             # the neighbours read a definition or a how-to and listed one side (blind 13 b13-036 read `how`)
             act = focus.act = "compare"
-        if rest is not None and act not in ("example", "simpler", "customer_reply"):
-            # the rest of the list is asked for, whatever the neighbours read in 另外 / 两个 (a comparison) or in
-            # "the remaining reasons" (why)
+        if rest is not None and not (act in ("example", "simpler", "customer_reply") and act in self.acts.cue_acts(question)):
+            # the rest of the list is asked for, whatever the neighbours read in 另外 / 两个 (a comparison), in
+            # "the remaining reasons" (why) or in a bare "还有呢" (example, by its neighbours); an example, a simpler
+            # version or a line for the customer of the rest is asked in its own words
             act = focus.act = "overview"
         elif act == "compare" and prev_intent is not None:
             self._earlier_side(focus, topic, question, intent)

@@ -61,8 +61,10 @@ def _why_simulation(w: Writer, f: Focus) -> dict[str, str]:
     counted = len(chosen) == len(ASPECT_ANCHORS) and f.act in ("why", "how", "overview")
     brief = w.lang == "en" and counted
     return {
-        "scene": lines(w.bullet("plain-language", scene[0] if scene else "", label=label(w.lang, "scene")),
-                       w.bullet("plain-language", w.sentence("plain-language", "因此"), label=label(w.lang, "then"))),
+        # the rest of a list ("另外两个呢", "what else?") is those reasons, not the walking scene again
+        "scene": "" if f.excepted else lines(
+            w.bullet("plain-language", scene[0] if scene else "", label=label(w.lang, "scene")),
+            w.bullet("plain-language", w.sentence("plain-language", "因此"), label=label(w.lang, "then"))),
         # a heading that counts the list binds it: the four are shown together or not at all (select.py)
         "heading": w.ledger.frame(label(w.lang, "aspects-four" if counted else "aspects-heading")),
         "aspects": lines(*[_aspect(w, a, brief) for a in chosen]),

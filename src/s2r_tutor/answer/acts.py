@@ -229,15 +229,17 @@ class ActReader:
         votes = dict(acts)
         for a in self.cue_acts(question):
             acts[a] += self.s.cue_weight
+        def winner(among) -> str:
+            return max(among, key=lambda a: (acts[a], -ACTS.index(a)))
+
         q = canonical(question)
         unnamed = [a for a, need in self.needs.items() if acts[a] and not need.search(q)]
         # an unnamed act's vote goes unspent and the next in-scope act reads the question: whether the card
         # covers the question at all stays the whole vote's
-        candidates = [a for a in ACTS if a != "out_of_scope"] if unnamed and \
-            max(ACTS, key=lambda a: (acts[a], -ACTS.index(a))) != "out_of_scope" else ACTS
+        in_scope = unnamed and winner(ACTS) != "out_of_scope"
         for a in unnamed:
             acts[a] = 0.0
-        act = max(candidates, key=lambda a: (acts[a], -ACTS.index(a)))
+        act = winner([a for a in ACTS if a != "out_of_scope"] if in_scope else ACTS)
         return Reading(act, acts, intents, claim, best, votes, condition=condition, claims=claims_read)
 
     def _condition(self, sims: np.ndarray, top: np.ndarray, weights: list[float]) -> str | None:

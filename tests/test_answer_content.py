@@ -21,7 +21,7 @@ PER_INTENT = [
     ("什么是Sim2Real", "definition", ["Simulation to Reality", "迁移到真实机器人"]),
     ("What is Sim2Real?", "definition", ["Simulation to Reality", "迁移到真实机器人"]),
     ("为什么要先在仿真里训练？", "why_simulation", ["设备磨损", "人员安全", "并行训练", "噪声"]),
-    ("Why train in simulation instead of on the real robot?", "why_simulation", ["A · Cost", "设备磨损", "并行训练"]),
+    ("Why train in simulation instead of on the real robot?", "why_simulation", ["A · Cost", "设备会磨损", "并行运行"]),
     ("从仿真训练到真实部署的流程", "loop", ["构建仿真环境", "现场适配", "真实部署"]),
     ("What are the steps from simulation to deployment?", "loop", ["大规模训练", "真实部署"]),
     ("为什么仿真里会走，真实机器人却可能不会？", "reality_gap", ["摩擦系数", "响应延迟", "Reality Gap"]),

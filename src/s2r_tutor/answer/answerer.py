@@ -869,6 +869,10 @@ class Answerer:
         # an example asked of a topic its own neighbours are sure of: that topic's example sentence is the answer
         sure = (plan.act == "example" and not plan.previous_answer and plan.reading is not None
                 and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
+        # a why / how about a whole list ("为啥不直接拿真机训"): the table's sentence for the topic answers it, whatever
+        # one part's sentence scores (blinds 9-27: the scale reason, scoring best, led; graded 2 each time, 3 where
+        # the walking scene led the four reasons in order)
+        sure = sure or self._whole_list_why(plan)
         table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
         # English scores the card's naming lines higher (see lead_fixed_margin_en): a claim the neighbours read
         # failed the check and its verdict went missing ("is more sim training always the fix?", b12en-024)
@@ -1001,7 +1005,8 @@ class Answerer:
             if plan.act == "compare" and plan.focus.claim and (f"{plan.intent.value}:{plan.focus.claim}", "compare") in self.leads.leads:
                 keys = keys | {plan.focus.claim}  # the claim's own lead for its comparison form (leads.json)
             tabled = self.leads.lead(plan.intent, plan.act, keys) \
-                if self.leads.table_leads(plan.intent, plan.act) and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
+                if (self.leads.table_leads(plan.intent, plan.act) or self._whole_list_why(plan)) \
+                and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
             table_ok = True
             side_heads: list[str] = []
             if claim is not None or tabled:
@@ -1077,8 +1082,7 @@ class Answerer:
                 else:
                     lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
                                       self._unaddressed(plan))
-            elif not (plan.intent is Intent.scenario and shaped(plan.focus)) \
-                    and (plan.intent.value, plan.act) not in self.leads.builder_first:
+            elif not (plan.intent is Intent.scenario and shaped(plan.focus)) and not self._builder_first(plan):
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);
                 # a list asked for as a list (the steps, the memory hooks) is its own answer, in card order
                 picked = self.pick_lead(plan, table=table_ok)
@@ -1191,13 +1195,47 @@ class Answerer:
                                        bare_lead=plan.act == "simpler", repeated=self._repeated(plan, ledger, lang),
                                        # a bare lead (one line, simpler) says the count; the list stays in the sources
                                        announced=self.leads.announced if budget and plan.act != "simpler" else None,
-                                       whole_list=(plan.intent.value, plan.act) in self.leads.builder_first,
+                                       whole_list=self._builder_first(plan),
                                        lead_own=plain(lead) if floor is not None and lead and plan.act in a.lead_floor_acts else None,
                                        whole_counted=plan.act not in a.floor_acts)
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
+
+    def _builder_first(self, plan: Plan) -> bool:
+        """The topic's own list, in the card's order, is the answer (data/leads.json builder_first): no sentence
+        is picked to lead ahead of it. A topic whose list has parts (the four reasons for simulation) only when the
+        question singles out none of them: "并行训练有啥用" is the scale reason's, led by it."""
+        if (plan.intent.value, plan.act) not in self.leads.builder_first:
+            return False
+        return not self._one_part(plan)
+
+    def _whole_list_why(self, plan: Plan) -> bool:
+        """A why / how about a topic with a list of parts that singles out none of them ("为啥不直接拿真机训"): the
+        table's sentence for the topic leads, whatever one part's sentence scores (blinds 9-27: the scale reason,
+        scoring best, led; graded 2 each time, 3 where the walking scene led the four reasons in order)."""
+        return (plan.act in ("why", "how") and bool(ORDINAL_LISTS.get(plan.intent)) and not plan.previous_answer
+                and bool(self.leads.lead(plan.intent, plan.act, plan.focus.anchors)) and not self._one_part(plan))
+
+    def _one_part(self, plan: Plan) -> bool:
+        """The question singles out one part of its topic's list (a reason for simulation, a method): it names it
+        (followups.json focus_terms, an ordinal), or search ranks that part's section first by Settings part_margin.
+        False for a topic without parts."""
+        parts = set(ORDINAL_LISTS.get(plan.intent, ()))
+        if not parts:
+            return False
+        if plan.focus.item is not None or plan.focus.anchors & parts:
+            return True
+        a = self.settings.answer
+        anchors = [(self.tutor.chunks[r.idx].anchor, r.score) for r in plan.ranked]
+        if anchors and anchors[0][0] in parts:
+            rest = next((score for anchor, score in anchors[1:] if anchor != anchors[0][0]), 0.0)
+            if anchors[0][1] - rest >= a.part_margin:
+                return True
+        best = sorted((max(self._sentence_scores(plan.focus.question, self.card.sents(p), plan.qv, plan.lang), default=0.0)
+                       for p in parts), reverse=True)
+        return len(best) > 1 and best[0] - best[1] >= a.part_sentence_margin
 
     def _unaddressed(self, plan: Plan) -> tuple[str, ...]:
         """Words for a customer quote the card's sentences to the reader without their address ("解决方案人员要知道："

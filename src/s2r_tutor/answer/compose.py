@@ -61,8 +61,9 @@ def _why_simulation(w: Writer, f: Focus) -> dict[str, str]:
     counted = len(chosen) == len(ASPECT_ANCHORS) and f.act in ("why", "how", "overview")
     brief = w.lang == "en" and counted
     return {
-        # the rest of a list ("另外两个呢", "what else?") is those reasons, not the walking scene again
-        "scene": "" if f.excepted else lines(
+        # the rest of a list ("另外两个呢", "what else?") is those reasons, not the walking scene again; a list asked
+        # for ("用仿真训练有哪几方面好处，列一下") is the four, under their heading (the scene answers a why)
+        "scene": "" if f.excepted or (f.act == "overview" and counted) else lines(
             w.bullet("plain-language", scene[0] if scene else "", label=label(w.lang, "scene")),
             w.bullet("plain-language", w.sentence("plain-language", "因此"), label=label(w.lang, "then"))),
         # a heading that counts the list binds it: the four are shown together or not at all (select.py)

@@ -14,7 +14,7 @@ LABELS: dict[str, dict[str, str]] = {
         "world-model": "世界模型", "body": "本体",
         "data": "数据", "validation": "真机验证",
         "closest": "和你的问题最贴近的一节",
-        "sc-patterns": "像卡片里的哪个场景", "sc-factors": "可能的差距因素", "sc-checks": "下一步检查什么",
+        "sc-patterns": "像卡片里的哪个场景", "sc-cases": "卡片里的四个客户场景：", "sc-factors": "可能的差距因素", "sc-checks": "下一步检查什么",
         "sc-why": "为什么会这样",
         "side-summary": "Sim2Real", "side-related-simulation": "机器人仿真",
         "related-heading": "和 Sim2Real 相关的概念",
@@ -34,7 +34,7 @@ LABELS: dict[str, dict[str, str]] = {
         "side-summary": "Sim2Real", "side-related-simulation": "Robot simulation",
         "related-heading": "Concepts related to Sim2Real:",
         "aspects-heading": "The card groups the reasons like this:", "aspects-four": "The card gives four reasons:",
-        "sc-patterns": "Which card scenario it resembles", "sc-factors": "Likely gap factors",
+        "sc-patterns": "Which card scenario it resembles", "sc-cases": "The card's four customer scenarios:", "sc-factors": "Likely gap factors",
         "sc-checks": "What to check next", "sc-why": "Why this happens",
         # English names for the card's headings (the Chinese heading follows in the answer)
         "scenario-factory-floor": "Customer scenario 1 · lab to factory",

@@ -471,12 +471,15 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             said, spans = spans, said
             body = " ".join(x for x in [*said, *spans] if x)
             return {"body": lines(w.ledger.frame(f"**{t.text['customer_point'][w.lang]}**"), body)}
-        first_patterns = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
-        if not first_patterns:
+        listed = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
+        if not listed and f.act not in ("how", "check_first"):
             # a question that tells no story and asks no list ("做方案得先问清客户用哪种算法吗"): the gap and what
             # to judge answer it; the four scenarios listed after were padding (blind 13 b13-044, b13-040)
             return {"body": why}
-        patterns = _section(w, "sc-patterns", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])
+        # under a heading that counts them: the four are kept together (select.py), not traded one by one for the budget
+        patterns = _section(w, "sc-cases", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])
+        # "when should I think of Sim2Real / what signals" (act how, or check_first): what to judge (the table's lead), then the
+        # card's four customer scenarios are the signals, before the gap line (blind 27 b27-056 got the gap line only)
         return {"body": "\n\n".join(x for x in (patterns, why) if x)}
     blocks = _Blocks(w, f, factors)
     parts: list[str] = []

@@ -109,7 +109,7 @@ TWO_REASONS = [{"role": "user", "content": "干嘛不直接在真机上练"},
                {"role": "assistant", "content": "两条：一是成本，机器磨损、场地和人工都花钱；二是安全，摔和撞没法在真机上反复试。"}]
 
 
-@pytest.mark.parametrize("question", ["好，还有呢", "还有吗", "那另外两条呢", "anything else?"])
+@pytest.mark.parametrize("question", ["好，还有呢", "还有吗", "那另外两条呢", "what other reasons are there?"])
 def test_what_else_after_two_reasons_is_the_other_two(tutor, question):
     assert not copied({question, TWO_REASONS[0]["content"]})
     a = tutor.ask(question, history=TWO_REASONS)

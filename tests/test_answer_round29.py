@@ -87,3 +87,4 @@ def test_two_methods_that_seem_the_same_are_told_apart_verdict_first(tutor, ques
     a = tutor.ask(question)
     assert a.act == "compare", a.act
     assert a.answer.startswith(verdict), a.answer
+

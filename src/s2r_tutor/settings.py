@@ -149,6 +149,10 @@ class AnswerSettings(BaseModel):
                                            "when this share of its words (Chinese character pairs, English words) "
                                            "is in the previous answer: '举个例子？' after the four reasons must not "
                                            "list the four reasons again (blind 10-12: b10-066, b11-057, b12-078)")
+    style_acts: list[str] = Field(default_factory=lambda: ["simpler", "customer_reply"],
+                                  description="acts asked by style words (plain words, for a customer): when the question "
+                                  "names a topic by a phrase rule, its neighbours' vote for the generic topic (the "
+                                  "definition) is left out, as the style words found those neighbours")
     half_budget_acts: list[str] = Field(default_factory=lambda: ["simpler", "example"],
                                         description="acts whose answer is its lead: supporting lines get half the budget")
     lead_floor_acts: list[str] = Field(default_factory=lambda: ["verdict", "customer_reply", "simpler", "example"],

@@ -105,12 +105,18 @@ def _patterns(act: str, pats: list[str], where: str) -> re.Pattern[str]:
 def load_cues(text: str | None = None) -> dict[str, re.Pattern[str]]:
     data = _cue_data(text)
     return {act: _patterns(act, pats, "") for act, pats in data.items()
-            if not act.startswith("_") and act not in ("needs", "unless")}
+            if not act.startswith("_") and act not in ("needs", "unless", "decisive")}
 
 
 def load_unless(text: str | None = None) -> dict[str, re.Pattern[str]]:
     """act -> where its cue does not count (`unless` in act_cues.json)."""
     return {act: _patterns(act, pats, " (unless)") for act, pats in _cue_data(text).get("unless", {}).items()}
+
+
+def load_decisive(text: str | None = None) -> dict[str, re.Pattern[str]]:
+    """act -> the words that ask for it outright (`decisive` in act_cues.json): they decide the act over the
+    neighbours' vote, for a question in scope."""
+    return {act: _patterns(act, pats, " (decisive)") for act, pats in _cue_data(text).get("decisive", {}).items()}
 
 
 def load_needs(text: str | None = None) -> dict[str, re.Pattern[str]]:
@@ -157,13 +163,13 @@ def clause_vectors(examples: list[Example], embedder, cache_dir: Path | None) ->
 class ActReader:
     def __init__(self, examples: list[Example], vectors: np.ndarray, cues: dict[str, re.Pattern[str]], settings,
                  clauses: np.ndarray | None = None, embed=None, needs: dict[str, re.Pattern[str]] | None = None,
-                 unless: dict[str, re.Pattern[str]] | None = None):
+                 unless: dict[str, re.Pattern[str]] | None = None, decisive: dict[str, re.Pattern[str]] | None = None):
         """`clauses`: `clause_vectors` of the examples, and `embed` (texts -> query vectors, the tutor's
         embedder) for a long question's own ask clause; without them the whole question is read alone.
         `needs`: `load_needs()`; every labelled example of such an act must name what it needs. `unless`:
         `load_unless()`."""
         self.examples, self.vectors, self.cues, self.s = examples, vectors, cues, settings
-        self.needs, self.unless = needs or {}, unless or {}
+        self.needs, self.unless, self.decisive = needs or {}, unless or {}, decisive or {}
         for e in examples:
             need = self.needs.get(e.act)
             if need is not None and not need.search(canonical(to_simplified(e.question))):
@@ -240,6 +246,12 @@ class ActReader:
         for a in unnamed:
             acts[a] = 0.0
         act = winner([a for a in ACTS if a != "out_of_scope"] if in_scope else ACTS)
+        asked = next((a for a, pat in self.decisive.items() if pat.search(q)), None)
+        if asked is not None and act != "out_of_scope" and act != asked:
+            # asked for in so many words ("能不能举几个实际点的例子"): the neighbours found by the rest of the question
+            # ("光说概念客户听不懂") do not outvote it; whether the card covers it stays the whole vote's
+            acts[asked] = max(v for a, v in acts.items() if a != "out_of_scope") + self.s.cue_weight
+            act = asked
         return Reading(act, acts, intents, claim, best, votes, condition=condition, claims=claims_read)
 
     def _condition(self, sims: np.ndarray, top: np.ndarray, weights: list[float]) -> str | None:

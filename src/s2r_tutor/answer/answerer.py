@@ -385,19 +385,30 @@ class Answerer:
             # alone: its labelled questions sit beside perfect-sim's ("只要仿真做得足够逼真，就不存在gap了吧")
             reading.claims = tuple(c for c in reading.claims if c != reading.claim)
             reading.claim = reading.claims[0] if reading.claims else None
-        if in_scope and act in ("verdict", "customer_reply") and not ctx.is_followup:
-            # the customer's own yes/no quoted ("客户问：“你们用了sim2real，那到我们现场应该就不用调了吧？”"): the
-            # story words around it found story neighbours, which read no claim or another one; the quoted words alone
-            # are asked of the card, and their claim is the question's (one more embedding, quoted yes/no questions
-            # only; blind 28 b28-012 opened with what to judge)
+        if in_scope and act in ("verdict", "customer_reply", "why") and not ctx.is_followup:
+            # the customer's own yes/no quoted ("客户问：“你们用了sim2real，那到我们现场应该就不用调了吧？”"), or a claim
+            # someone states ("老板说 把仿真做精细点就不存在sim2real问题了 我觉得不太对？", leads.json reported_speech): the
+            # words around it found story or why neighbours, which read no claim or another one; what was said is
+            # read alone too (one more embedding, such questions only), and its claim is the question's (blind 28
+            # b28-012 opened with what to judge; blind 29 b29-055 listed why it is hard, no verdict)
             said = next((x for x in _QUOTED.findall(question)
-                         if x.rstrip().endswith(("?", "？")) or self.leads.yes_no_shaped(fold(x))), None)
+                         if x.rstrip().endswith(("?", "？")) or self.leads.yes_no_shaped(fold(x))), None) \
+                if act != "why" else None
+            # (not in a customer story: "客户说仿真里关节跟手得很 真机老慢半拍 啥原因" tells a symptom, not a claim)
+            reported = self.leads.reported.search(question) \
+                if said is None and self.leads.reported is not None and intent is not Intent.scenario else None
+            said = said or (reported.group("said") if reported else None)
             own_qv = self._own_vector(said) if said else None
             if own_qv is not None:
                 quoted = self.acts.read(own_qv, said)
                 if quoted.claim is not None and self.leads.names_subject(quoted.claim, fold(said)) \
-                        and not self.leads.claims[quoted.claim].by_cue:
+                        and not self.leads.claims[quoted.claim].by_cue and quoted.act != "out_of_scope" \
+                        and (reported is None or act == "why" or reading.claim is None):
+                    # (what someone states, unquoted, overrules no claim a yes/no question's own neighbours read:
+                    # "老板说我们用的是RL 所以我们就是在做sim2real 这说法对吗" keeps RL ≠ Sim2Real)
                     reading.claim, reading.claims = quoted.claim, (quoted.claim, *reading.claims)
+                    if act == "why":
+                        act = focus.act = "verdict"  # a why about a stated claim: the verdict on it, then why
         cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
         if cued is not None and reading.claim not in (None, cued) \
                 and not self.leads.claims[cued].by_cue:

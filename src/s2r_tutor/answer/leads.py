@@ -171,6 +171,9 @@ class Leads:
             if c.get("by_cue") not in (None, True, False) or (c.get("by_cue") and self.claims[cid].cue is None):
                 raise AnswerDataError(f"data/leads.json claims.{cid}: 'by_cue' must be true or false, with a 'cue'")
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
+        self.reported = _pattern("reported_speech", data.get("reported_speech"))
+        if self.reported is not None and "said" not in self.reported.groupindex:
+            raise AnswerDataError("data/leads.json reported_speech: needs a named group 'said' (what was said)")
         terms = data.get("compare_terms", {})
         if not isinstance(terms, dict):
             raise AnswerDataError("data/leads.json compare_terms: expected {section anchor: pattern}")

@@ -46,3 +46,18 @@ def test_reported_speech_must_name_what_was_said(tutor):
 def test_a_camera_mounted_on_the_back_is_a_story_not_a_refusal(tutor):
     a = tutor.ask(STORY)
     assert not a.refused and a.intent == "scenario", (a.intent, a.answer)
+
+
+# after blind set 30 (dev): a claim whose cue matches but whose subject the question never names is not read by the
+# cue ("…压根不需要sim2real 靠谱吗" names no RL; rl-alone's cue answered 「可以：强化学习…」, b30-059 graded 0), and a
+# partner or vendor is a speaker of reported speech too
+NO_RL = "集成商讲他们的仿真跟真的一模一样 所以用不着sim2real了 这话靠谱不"
+
+
+def test_a_claim_s_cue_needs_its_subject_named(tutor):
+    assert not copied({NO_RL})
+    assert tutor._get_answerer().leads.cued_claim("压根不需要sim2real 靠谱吗") is None
+    assert tutor._get_answerer().leads.cued_claim("强化学习压根不需要sim2real 靠谱吗") == "rl-alone"
+    a = tutor.ask(NO_RL)
+    assert not a.answer.startswith("**可以"), a.answer
+    assert "强化学习" not in a.answer.split("\n", 1)[0], a.answer

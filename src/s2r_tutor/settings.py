@@ -133,6 +133,19 @@ class AnswerSettings(BaseModel):
     part_sentence_margin: float = Field(0.02, ge=0, description="…or when one part's best sentence scores at least this "
                                         "much cosine over every other part's ('what conditions can engineers vary on "
                                         "purpose': 0.049, which search ranks level; whole-list questions 0.001-0.015)")
+    searched_part_acts: tuple[str, ...] = Field(("why", "define", "example", "simpler"), description="acts "
+                                                 "whose answer narrows to the one part search singles out (part_margin, "
+                                                 "part_sentence_margin) when the question names none, on the topics of "
+                                                 "searched_part_topics: its lead and body are that part's, as if named "
+                                                 "('为什么要故意加噪声、乱改光照' is domain randomization's why, not the four "
+                                                 "methods after its example line; blind 30 b30en-016). Not an overview, "
+                                                 "comparison, verdict, customer reply or how (a fix asked for: 'the policy overfits our too-perfect sim, how do people fix that' "
+                                                 "is answered by the methods, dev ho-en-methods-01), which the whole list answers")
+    searched_part_topics: tuple[str, ...] = Field(("methods",), description="topics whose parts are alternatives, "
+                                                  "each answering on its own (the four methods). Not the four reasons for "
+                                                  "simulation: 'why not train on the real robot?' is answered by all four "
+                                                  "after the walking scene, whichever reason search ranks first (dev: 26 "
+                                                  "whole-list whys lost three reasons when they narrowed)")
     table_sure_topic: float = Field(0.9, ge=0, le=1, description="an example's table sentence leads without the fit "
                                     "check when the question's own labelled neighbours give its topic at least this "
                                     "share of the topic vote: the check guards against a wrong topic, and a reader's "

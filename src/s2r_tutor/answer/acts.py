@@ -220,7 +220,10 @@ class ActReader:
             intents = {k: v / z for k, v in intents.items()} if z else {}
             condition = self._condition(sims, top, weights)
         ranked = sorted(acts.values(), reverse=True)
-        unsure = ranked[0] - ranked[1] < self.s.ask_clause_margin
+        # margin 1 reads the clause always: a unanimous vote is 1 - 0 apart, and whether its weights summed to just
+        # under or just over 1 decided it (float noise: "…那还需要sim2real干嘛？这个怎么回" flipped with one
+        # unrelated labelled row added)
+        unsure = self.s.ask_clause_margin >= 1.0 or ranked[0] - ranked[1] < self.s.ask_clause_margin
         clause_act = self._clause_votes(question, exclude) if qv is not None and unsure else None
         inside = 1.0 - acts["out_of_scope"]
         clause_in = sum(v for a, v in (clause_act or {}).items() if a != "out_of_scope")

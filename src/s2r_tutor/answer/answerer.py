@@ -967,6 +967,13 @@ class Answerer:
         ledger = Ledger()
         generic = plan.generic if generic is None else generic
         lead = ""
+        if (plan.act in a.searched_part_acts and plan.intent.value in a.searched_part_topics
+                and not plan.focus.anchors and plan.focus.item is None
+                and (part := self._searched_part(plan)) is not None):
+            # a question about one method or reason in its own words ("为什么要故意加噪声、乱改光照"): answered
+            # as if it named the part, its lead and its body that part's, not the whole list after a
+            # scored example line (blind 30 b30en-016 got why simulation is used)
+            plan.focus = replace(plan.focus, anchors={part}, order=[part])
         if plan.missing is not None:
             # "卡片没有给出……", then what the card does say (the sections search ranks first), cited
             ledger.frame(_MISSING_TEXT[lang].format(what=plan.missing.names[lang]))
@@ -1252,22 +1259,28 @@ class Answerer:
 
     def _one_part(self, plan: Plan) -> bool:
         """The question singles out one part of its topic's list (a reason for simulation, a method): it names it
-        (followups.json focus_terms, an ordinal), or search ranks that part's section first by Settings part_margin,
-        or its best sentence beats every other part's by part_sentence_margin. False for a topic without parts."""
+        (followups.json focus_terms, an ordinal), or search singles it out (`_searched_part`). False for a topic
+        without parts."""
         parts = set(ORDINAL_LISTS.get(plan.intent, ()))
         if not parts:
             return False
-        if plan.focus.item is not None or plan.focus.anchors & parts:
-            return True
+        return plan.focus.item is not None or bool(plan.focus.anchors & parts) or self._searched_part(plan) is not None
+
+    def _searched_part(self, plan: Plan) -> str | None:
+        """The one part of the topic's list search singles out for a question that names none: its section ranks
+        first by Settings part_margin, or its best sentence beats every other part's by part_sentence_margin."""
+        parts = set(ORDINAL_LISTS.get(plan.intent, ()))
+        if not parts:
+            return None
         a = self.settings.answer
         anchors = [(self.tutor.chunks[r.idx].anchor, r.score) for r in plan.ranked]
         if anchors and anchors[0][0] in parts:
             rest = next((score for anchor, score in anchors[1:] if anchor != anchors[0][0]), 0.0)
             if anchors[0][1] - rest >= a.part_margin:
-                return True
-        best = sorted((max(self._sentence_scores(plan.focus.question, self.card.sents(p), plan.qv, plan.lang), default=0.0)
+                return anchors[0][0]
+        best = sorted(((max(self._sentence_scores(plan.focus.question, self.card.sents(p), plan.qv, plan.lang), default=0.0), p)
                        for p in parts), reverse=True)
-        return len(best) > 1 and best[0] - best[1] >= a.part_sentence_margin
+        return best[0][1] if len(best) > 1 and best[0][0] - best[1][0] >= a.part_sentence_margin else None
 
     def _unaddressed(self, plan: Plan) -> tuple[str, ...]:
         """Words for a customer quote the card's sentences to the reader without their address ("解决方案人员要知道："

@@ -469,17 +469,22 @@ class Answerer:
         # a question of another topic that asks for a method in so many words ("本体参数没标定准…用哪种方法最对症"
         # reads as the robot body; blind 20 b20-019)
         asks_method = self.leads.names_methods(q)
-        if (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (not complaint and (
+        # a condition whose cue asks which sides fit (leads.json 'asks': "which of those actually use real robot data?"
+        # after the four methods, blind 31 b31en-021, got the robot-data section; it reads as a yes/no or a follow-up)
+        stated = in_scope and not generic and getattr(self.leads.condition_of(q), "asks", False)
+        if stated or (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (not complaint and (
                 intent is Intent.scenario or asks_method))) and (act not in s.answer.fit_skip_acts or ranked_ask)
                 and (missing is None or ranked_ask)):
             # "客户手上有不少真机数据，想让仿真更贴近他们的机器人，往哪个方向走": the situation it states (its own
             # cue words, else its labelled neighbours') is one the card ties to a method; that method answers,
             # not the list of all four (blind 19 b19-021, b19en-011 listed them without picking one). "没数据的话
             # 哪个最好" / "优先用哪种" asks a ranking or an order the card does not give, but the situation decides it.
-            fit = self.leads.condition_of(q, reading.condition)
-            if fit is not None and not focus.anchors <= set(fit.fits):
-                fit = None  # it names a method the situation does not point to: the compare or define path answers
-            if fit is not None and ranked_ask:
+            fit = self.leads.condition_of(q, None if ctx.is_followup else reading.condition)
+            if fit is not None and not (focus.anchors & set(ORDINAL_LISTS[Intent.methods])) <= set(fit.fits):
+                # it names a method the situation does not point to: the compare or define path answers (the robot
+                # data it names, "哪几个得用真实数据", is no method)
+                fit = None
+            if fit is not None and (ranked_ask or stated):
                 act, focus.act, missing = "compare", "compare", None
         ranking, ranking_kind = ((), None)
         if in_scope and not generic and fit is None and act in ("compare", "overview", "how", "define", "not_in_card", "verdict"):
@@ -1076,6 +1081,9 @@ class Answerer:
                 # The same for a customer reply asked in plain words ("explain sim2real like I'm 5, the customer is a CFO")
                 analogy = self.leads.picture(plan.intent)
                 pictured = bool(analogy)
+            if analogy and self.leads.one_line is not None and self.leads.one_line.search(fold(plan.asked)):
+                # a picture asked in one line: its one sentence (leads.json analogy.one_line), where the topic names one
+                analogy = self.leads.picture_line.get(plan.intent, analogy)
             if analogy:
                 # "打个比方" / "give me an analogy": the card's own figure of speech leads, whatever the topic
                 tabled, table_ok = analogy, True

@@ -81,6 +81,8 @@ class Condition:
     id: str = ""              # the label acts.jsonl examples carry as 'condition' (read by neighbours)
     opposite: str | None = None  # the condition it negates ("no data" / "data at hand"): an embedding hardly
                                  # tells them apart, so such a pair is read by cue words only
+    asks: bool = False        # its cue asks which sides fit ("哪几个得用真实数据", "which of those use real data"):
+                              # the cue answers whatever act the question reads and on a follow-up too
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,8 @@ def _conditions(raw) -> tuple[Condition, ...]:
                 raise AnswerDataError(f"data/leads.json {where}.verdict.{lang}: only {{fit}} and {{against}} "
                                       "(with an 'against' list) may be named")
         out.append(Condition(_pattern(f"{where}.cue", c.get("cue")), tuple(c.get("fits", [])),
-                             tuple(c.get("against", [])), dict(c["verdict"]), c["id"], c.get("opposite")))
+                             tuple(c.get("against", [])), dict(c["verdict"]), c["id"], c.get("opposite"),
+                             c.get("asks") is True))
     ids = {c.id for c in out}
     if len(ids) != len(out):
         raise AnswerDataError("data/leads.json compare_conditions: ids must be unique")
@@ -270,6 +273,12 @@ class Leads:
         if not isinstance(pl, dict) or any(t not in intents for t in pl):
             raise AnswerDataError("data/leads.json analogy.plain: expected {topic: [[anchor, phrase], ...]} with known topics")
         self.plain = {Intent(t): _refs(f"analogy.plain.{t}", v) for t, v in pl.items()}
+        # the one sentence of a topic's picture or plain version that a one-line ask keeps ("plain english? one line
+        # pls" got the three-sentence walking scene, blind 31 b31en-001)
+        ol = (an or {}).get("one_line", {})
+        if not isinstance(ol, dict) or any(t not in intents for t in ol):
+            raise AnswerDataError("data/leads.json analogy.one_line: expected {topic: [[anchor, phrase]]} with known topics")
+        self.picture_line = {Intent(t): _refs(f"analogy.one_line.{t}", v) for t, v in ol.items()}
         nc = data.get("negated_cue")
         if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
             raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
@@ -336,6 +345,8 @@ class Leads:
             yield f"analogy.topics.{t.value}", refs
         for t, refs in self.plain.items():
             yield f"analogy.plain.{t.value}", refs
+        for t, refs in self.picture_line.items():
+            yield f"analogy.one_line.{t.value}", refs
         for i, line in enumerate(self.arc):
             yield f"overview_arc.lines[{i}].refs", line.refs
         for t, (pros, cons) in self.pros_cons.items():

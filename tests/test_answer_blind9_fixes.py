@@ -17,18 +17,26 @@ def _paras(text: str) -> list[str]:
     return [p for p in text.split("\n\n") if p.strip()]
 
 
+def _sides(text: str) -> list[str]:
+    """A comparison's side lines: after the one line that says the difference, where two methods are compared
+    (round 33, leads.json compare_contrast)."""
+    paras = _paras(text)
+    return (paras[1] if paras[0].startswith(("区别在于：", "The difference: ")) else paras[0]).splitlines()
+
+
 def test_a_follow_up_comparison_names_both_sides_earlier_side_first(tutor):
     history = [{"role": "user", "content": "系统辨识到底在做什么"},
                {"role": "assistant", "content": "用真实机器人数据校准仿真参数，让仿真更接近真实本体。"}]
     a = tutor.ask("那它和域随机化差在哪", history)
-    first = _paras(a.answer)[0].splitlines()
+    first = _sides(a.answer)
     assert len(first) == 2 and "系统辨识" in first[0] and "域随机化" in first[1]
     assert a.citations[0].chunk_id.endswith("#system-identification")
 
 
 def test_an_english_comparison_labels_each_side(tutor):
     a = tutor.ask("robust policy versus domain randomization: how do they differ?")
-    first = _paras(a.answer)[0].splitlines()
+    assert a.answer.startswith("The difference: "), a.answer
+    first = _sides(a.answer)
     assert len(first) == 2 and "Robust Policy" in first[0] and "Domain Randomization" in first[1]
 
 

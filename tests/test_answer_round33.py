@@ -56,3 +56,50 @@ def test_one_line_pictures_are_checked_at_load(tutor):
     data["analogy"]["one_line"]["definition"] = [["plain-language", "这句话卡片里没有"]]
     with pytest.raises(AnswerDataError, match="one_line"):
         Leads(card, json.dumps(data, ensure_ascii=False))
+
+
+# second part: a comparison says the difference in one line first (leads.json compare_contrast), "a different model"
+# in a story is no comparison cue, and the card's list of other cards is never what "the card does say"
+CONTRAST = ["鲁棒策略和域随机化到底差在哪儿", "system identification versus fine-tuning on the real robot, how do they differ?"]
+SWAP = "they replaced the IMU with a different model and the robot now wobbles while standing still, what should I check first"
+LIDAR = "we put a different brand of lidar on the robot and now it clips door frames, what should I check first"
+RANGE = "域随机化的时候质量该在多大范围里随机？给个数"
+
+
+def test_second_part_wordings_are_our_own():
+    assert not copied({*CONTRAST, SWAP, LIDAR, RANGE})
+
+
+@pytest.mark.parametrize("question", CONTRAST)
+def test_a_comparison_says_the_difference_first(tutor, question):
+    a = tutor.ask(question)
+    assert a.act == "compare", (a.act, a.answer)
+    assert a.answer.startswith(("区别在于：", "The difference: ")), a.answer
+
+
+def test_a_different_model_in_a_story_is_no_comparison(tutor):
+    a = tutor.ask(SWAP)
+    assert a.act == "check_first", (a.act, a.answer)
+    assert a.answer.startswith("**Check this first"), a.answer
+
+
+@pytest.mark.xfail(strict=True, reason="a lidar swap story is declined: its neighbours' out-of-scope vote is 0.39 (lidar "
+                   "SLAM and calibration rows), over story_max_oos 0.12, though the labelled stories read it as a "
+                   "sensor story; four labelled lidar-swap rows did not lower it enough and were not kept")
+def test_a_lidar_swap_is_a_sensor_story(tutor):
+    a = tutor.ask(LIDAR)
+    assert not a.refused and a.intent == "scenario", a.answer
+
+
+def test_the_list_of_other_cards_is_not_what_the_card_says(tutor):
+    a = tutor.ask(RANGE)
+    assert a.act == "not_in_card", a.act
+    assert "即将补充" not in a.answer and not any(c.chunk_id.endswith("related-knowledge") for c in a.citations), a.answer
+
+
+def test_contrast_sides_are_checked_at_load(tutor):
+    card = tutor._get_answerer().card
+    data = json.loads(resources.files("s2r_tutor").joinpath("data/leads.json").read_text("utf-8"))
+    data["compare_contrast"]["pairs"][0]["sides"] = ["domain-randomization", "no-such-section"]
+    with pytest.raises(AnswerDataError, match="compare_contrast"):
+        Leads(card, json.dumps(data, ensure_ascii=False))

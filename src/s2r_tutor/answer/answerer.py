@@ -1153,6 +1153,9 @@ class Answerer:
                         # "which one, when?" with no condition the card ties to a side (blind 12 b12en-020):
                         # the card does not rank them, then one line per side — not a silent list
                         verdict = ledger.frame(unranked)
+                    elif (contrast := self.leads.contrast_line(sides, lang)) is not None:
+                        # "有啥区别" / "what's the diff": the difference in one line, then what each one does
+                        verdict = ledger.frame(contrast)
                     lead = (f"{verdict}\n\n" if verdict else "") + "\n".join(self._side_line(writer, c) for c in picked)
                     side_heads = [f"**{self.card.heading(c.anchor)}**" for c in picked]
                 elif picked:

@@ -196,6 +196,16 @@ class Leads:
         self.unranked = _cue_line("compare_unranked", data.get("compare_unranked"))
         # "are X and Y the same thing?" of two sides: say they are not, then what each one does
         self.same = _cue_line("compare_same", data.get("compare_same"))
+        # what sets two compared sides apart, in one line (round 33: "域随机化和系统辨识有啥区别" got the two lines and
+        # never said the difference, blind 31 b31-008, b31en-026): a framing line, each half a card sentence's gist
+        self.contrast: dict[frozenset[str], dict[str, str]] = {}
+        for i, c in enumerate(data.get("compare_contrast", {}).get("pairs", [])):
+            sides = c.get("sides") if isinstance(c, dict) else None
+            if not (isinstance(sides, list) and len(sides) == 2 and all(isinstance(x, str) for x in sides)
+                    and all(isinstance(c.get(k), str) and c[k] for k in ("zh", "en"))):
+                raise AnswerDataError(f"data/leads.json compare_contrast.pairs[{i}]: needs 'sides' (two card anchors), "
+                                      "'zh' and 'en'")
+            self.contrast[frozenset(sides)] = {"zh": c["zh"], "en": c["en"]}
         self.opposite = _cue_line("compare_opposite", data.get("compare_opposite"))
         # what a compared side does or aims at (blind 10: comparisons quoted two "示例" lines and never
         # said how the methods differ); a side without an entry leads with its best-scoring sentence
@@ -368,6 +378,9 @@ class Leads:
         for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")
+        for pair in self.contrast:
+            if any(self.card.chunk(side) is None for side in pair):
+                raise AnswerDataError(f"data/leads.json compare_contrast: no card section among {sorted(pair)}")
         for o in self.reader_openers:
             if not any(s.startswith(o) for a in self.card.anchors for s in self.card.sents(a)):
                 raise AnswerDataError(f"data/leads.json reader_openers: no card sentence opens with {o!r} (was the card edited?)")
@@ -459,6 +472,11 @@ class Leads:
         """`question` (folded) asks whether two sides are one thing ("是不是一回事", "the same thing?") or
         opposites ("aren't those opposite approaches?")."""
         return any(cue is not None and bool(cue[0].search(question)) for cue in (self.same, self.opposite))
+
+    def contrast_line(self, sides: list[str], lang: str) -> str | None:
+        """The line that says what sets the two compared sides apart (compare_contrast), or None."""
+        c = self.contrast.get(frozenset(sides))
+        return None if c is None else c[lang]
 
     def same_verdict(self, question: str, lang: str) -> str | None:
         """The "they are not the same thing" (or "not opposites") line for a comparison that asks it."""

@@ -103,3 +103,24 @@ def test_contrast_sides_are_checked_at_load(tutor):
     data["compare_contrast"]["pairs"][0]["sides"] = ["domain-randomization", "no-such-section"]
     with pytest.raises(AnswerDataError, match="compare_contrast"):
         Leads(card, json.dumps(data, ensure_ascii=False))
+
+
+# after blind set 32 (dev): a digital twin asked about on its own is declined (b32-059 was answered with card quotes,
+# graded 0); a claim that Sim2Real aims at a perfect digital twin is still the card's to answer
+TWIN_OOS = ["數位孿生是怎麼一回事", "can you explain what digital twins are in manufacturing?"]
+TWIN_CLAIM = "isn't sim2real basically about building a perfect digital twin of the customer's plant?"
+
+
+def test_twin_wordings_are_our_own():
+    assert not copied({*TWIN_OOS, TWIN_CLAIM})
+
+
+@pytest.mark.parametrize("question", TWIN_OOS)
+def test_a_digital_twin_on_its_own_is_declined(tutor, question):
+    assert tutor.ask(question).refused
+
+
+def test_a_perfect_digital_twin_claim_is_answered(tutor):
+    a = tutor.ask(TWIN_CLAIM)
+    assert not a.refused and a.act == "verdict", (a.act, a.answer)
+    assert a.answer.startswith("**No"), a.answer

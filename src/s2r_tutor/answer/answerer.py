@@ -80,6 +80,7 @@ class Plan:
     ranking_kind: str = ""  # "two" / "all": which "the card does not rank them" line
     fit: Condition | None = None  # a methods question that states a situation the card ties to methods
     own_claims: tuple[str, ...] | None = None  # a follow-up's claims read on its own words (None: not read yet)
+    searched: tuple[str | None] | None = None  # (the part search singles out, or None,) once read (None: not yet)
 
 
 @dataclass(frozen=True)
@@ -471,8 +472,9 @@ class Answerer:
         asks_method = self.leads.names_methods(q)
         # a condition whose cue asks which sides fit (leads.json 'asks': "which of those actually use real robot data?"
         # after the four methods, blind 31 b31en-021, got the robot-data section; it reads as a yes/no or a follow-up)
-        stated = in_scope and not generic and getattr(self.leads.condition_of(q), "asks", False)
-        if stated or (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (not complaint and (
+        asks_fit = in_scope and not generic and (said_condition := self.leads.condition_of(q)) is not None \
+            and said_condition.asks
+        if asks_fit or (in_scope and not generic and not ctx.is_followup and (intent is Intent.methods or (not complaint and (
                 intent is Intent.scenario or asks_method))) and (act not in s.answer.fit_skip_acts or ranked_ask)
                 and (missing is None or ranked_ask)):
             # "客户手上有不少真机数据，想让仿真更贴近他们的机器人，往哪个方向走": the situation it states (its own
@@ -484,7 +486,7 @@ class Answerer:
                 # it names a method the situation does not point to: the compare or define path answers (the robot
                 # data it names, "哪几个得用真实数据", is no method)
                 fit = None
-            if fit is not None and (ranked_ask or stated):
+            if fit is not None and (ranked_ask or asks_fit):
                 act, focus.act, missing = "compare", "compare", None
         ranking, ranking_kind = ((), None)
         if in_scope and not generic and fit is None and act in ("compare", "overview", "how", "define", "not_in_card", "verdict"):
@@ -1279,7 +1281,13 @@ class Answerer:
 
     def _searched_part(self, plan: Plan) -> str | None:
         """The one part of the topic's list search singles out for a question that names none: its section ranks
-        first by Settings part_margin, or its best sentence beats every other part's by part_sentence_margin."""
+        first by Settings part_margin, or its best sentence beats every other part's by part_sentence_margin.
+        Read once per plan (kept in `plan.searched`): composing asks it several times, and again on a recompose."""
+        if plan.searched is None:
+            plan.searched = (self._read_searched_part(plan),)
+        return plan.searched[0]
+
+    def _read_searched_part(self, plan: Plan) -> str | None:
         parts = set(ORDINAL_LISTS.get(plan.intent, ()))
         if not parts:
             return None

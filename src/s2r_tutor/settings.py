@@ -166,6 +166,11 @@ class AnswerSettings(BaseModel):
                                   description="acts asked by style words (plain words, for a customer): when the question "
                                   "names a topic by a phrase rule, its neighbours' vote for the generic topic (the "
                                   "definition) is left out, as the style words found those neighbours")
+    brief_budget_share: float = Field(0.5, gt=0, le=1, description="'keep it short' / '简短点' (data/forms.json brief): "
+                                      "the supporting lines get this share of the length budget")
+    picture_chars: int = Field(40, ge=0, description="a length cap at most this ('别超过30字', data/forms.json chars) is "
+                               "answered with the topic's picture in one line (leads.json analogy.one_line), where it has "
+                               "one: the card's definitions run 80 characters and more (blind 32 b32-021)")
     half_budget_acts: list[str] = Field(default_factory=lambda: ["simpler", "example"],
                                         description="acts whose answer is its lead: supporting lines get half the budget")
     lead_floor_acts: list[str] = Field(default_factory=lambda: ["verdict", "customer_reply", "simpler", "example"],

@@ -30,6 +30,7 @@ class Focus:
     verdict: str | None = None  # a story's yes/no kind (scenarios.json verdicts), read by the labelled stories
     own: str = ""  # the turn's own words (`question` of a follow-up also carries the earlier question)
     excepted: set[str] = field(default_factory=set)  # named list items an exception cue ("besides X") turned away
+    letter: bool = False  # an email draft is asked for (data/forms.json): a story answers with its letter shape
 
     @property
     def story_text(self) -> str:

@@ -191,6 +191,12 @@ class Leads:
         if not isinstance(only, dict) or any(t not in intents for t in only):
             raise AnswerDataError("data/leads.json lead_only_for: expected {topic: [[anchor, phrase], ...]} with known topics")
         self.only_for = {t: _refs(f"lead_only_for.{t}", refs) for t, refs in only.items()}
+        not_act = data.get("never_lead_act", {})
+        if not isinstance(not_act, dict) or any(x.partition(":")[0] not in intents or x.partition(":")[2] not in ACTS
+                                                for x in not_act):
+            raise AnswerDataError("data/leads.json never_lead_act: expected {'topic:act': [[anchor, phrase], ...]} "
+                                  "with known topics and acts")
+        self.never_act = {x: _refs(f"never_lead_act.{x}", refs) for x, refs in not_act.items()}
         self.conditions = _conditions(data.get("compare_conditions", []))
         # "which one should we pick" with no condition the card ties to a side: say the card does not rank them
         self.unranked = _cue_line("compare_unranked", data.get("compare_unranked"))
@@ -345,6 +351,8 @@ class Leads:
         yield "reader_only", self.reader_only
         for t, refs in self.only_for.items():
             yield f"lead_only_for.{t}", refs
+        for x, refs in self.never_act.items():
+            yield f"never_lead_act.{x}", refs
         for side, refs in self.purposes.items():
             yield f"purposes.{side}", refs
         for m in self.missing:
@@ -580,9 +588,12 @@ class Leads:
             return None
         return self.pros_cons.get(intent.value)
 
-    def never_for(self, intent: Intent) -> tuple[Ref, ...]:
-        """The sentences that never lead an answer on `intent`: never_lead, and what leads only another topic."""
-        return self.never + tuple(r for t, refs in self.only_for.items() if t != intent.value for r in refs)
+    def never_for(self, intent: Intent, act: str = "") -> tuple[Ref, ...]:
+        """The sentences that never lead an answer on `intent` asking `act`: never_lead, what leads only another
+        topic, and what never leads that act on that topic."""
+        mine = set(self.only_for.get(intent.value, ()))  # a sentence may lead two topics (listed under both)
+        return self.never + self.never_act.get(f"{intent.value}:{act}", ()) + tuple(
+            r for t, refs in self.only_for.items() if t != intent.value for r in refs if r not in mine)
 
     def table_leads(self, intent: Intent, act: str) -> bool:
         """The table's sentence leads (topic, act) whenever it names one (table_first_acts, or table_first for

@@ -326,12 +326,13 @@ def _shape(entry: str, raw: object) -> tuple[str, ...]:
 
 
 def _shapes(raw: object) -> dict[str, tuple[str, ...]]:
-    """act -> blocks; every key is an act of answer/acts.py (or "default", which must be there)."""
+    """act -> blocks; every key is an act of answer/acts.py, "default" (which must be there) or "letter" (an
+    email draft asked for: data/forms.json)."""
     from .acts import ACTS
 
     if not isinstance(raw, dict) or "default" not in raw:
         raise AnswerDataError(f"{rd.source(_TABLE)}: shapes: needs a 'default' shape")
-    bad = [a for a in raw if a != "default" and a not in ACTS]
+    bad = [a for a in raw if a not in ("default", "letter") and a not in ACTS]
     if bad:
         raise AnswerDataError(f"{rd.source(_TABLE)}: shapes: unknown act(s) {bad}; choose from {', '.join(ACTS)}")
     return {a: _shape(f"shapes.{a}", v) for a, v in raw.items()}

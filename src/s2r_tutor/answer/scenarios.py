@@ -370,7 +370,8 @@ class _Blocks:
             # the reply shares the point's line: an unmarked line of its own would be read as a heading and take
             # the point's place (focus.units)
             head = self._bold(self._text("customer_point"), fac.reply[w.lang] if fac.reply else "")
-            scen = self.render("scenario", point=True) if not self.general else ""
+            # (an email to the customer does not quote the card's scenario back to them: its card lines back it)
+            scen = self.render("scenario", point=True) if not self.general and not self.f.letter else ""
             defn = self._cited(self.t.customer_cite)
             said = [*self._say(), *defn] if not self.general else [*defn, *self._say()]
             # a factor story's words are about its factor: the engineering-process closing span was the padding
@@ -410,6 +411,9 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
     act = t.asked_act(f.asked_text if f.followup else q) or f.act
     if t.one_line.search(q):  # "one line for the customer": one card sentence, whatever act was read
         return ("one_line",)
+    if f.letter and "letter" in t.shapes:
+        # an email to the customer: the reply and the card lines it rests on (blind 31-32: no email form)
+        return t.shapes["letter"]
     if f.followup and t.followup_shape(act) is not None:
         # a follow-up in a story conversation answers its own act, not the diagnosis again (blind 11 b11-056)
         return t.followup_shape(act)

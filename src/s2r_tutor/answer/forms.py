@@ -1,0 +1,245 @@
+"""The form a reader asks an answer in (data/forms.json): a number of points, one sentence each, a length
+cap, "keep it short", an email draft. Read from the question's own words; fitted onto the composed answer
+before it is verified, so everything it keeps is still the card's cited text."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import AnswerDataError
+from .finalize import to_simplified
+from .grounding import MARKER
+from .lexicon import fold
+
+_BULLET = re.compile(r"^[-*]\s+|^\d+[.)]\s+")
+_ROW = re.compile(r"^\|")
+_RULE = re.compile(r"^\|[\s:|-]+\|?$")
+# an item's label ("**A · 成本**：") and its trailing markers ("[1][2]") stay when it is cut to one sentence
+_ITEM = re.compile(r"^(?P<head>\s*(?:[-*]|\d+[.)])\s+(?:\*\*[^*\n]+\*\*\s*[：:]?\s*)?)(?P<body>.*?)(?P<marks>(?:\s*\[\d+\])*)\s*$")
+_SENTENCE_END = re.compile(r"[。！？!?；]|\.(?=\s+[A-Z“\"(])")
+
+
+class Form(BaseModel):
+    """What the question asks of the answer's shape (all unset: no form asked)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int | None = None  # this many points
+    each_sentence: bool = False  # each point in one sentence
+    chars: int | None = None  # at most this many characters
+    brief: bool = False  # "keep it short"
+    letter: bool = False  # a draft to send
+
+    @property
+    def asked(self) -> bool:
+        return bool(self.count or self.each_sentence or self.chars or self.brief or self.letter)
+
+
+class _Frame(BaseModel):
+    title: str = Field(min_length=1)
+    open: str = Field(min_length=1)
+    close: str = Field(min_length=1)
+
+
+class _Example(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    q: str = Field(min_length=1)
+    count: int | None = None
+    each_sentence: bool | None = None
+    chars: int | None = None
+    brief: bool | None = None
+    letter: bool | None = None
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    about: str = Field("", alias="_about")
+    count: list[str]
+    each_sentence: list[str]
+    chars: list[str]
+    words: list[str]
+    approx: dict[str, int]
+    chars_per_word: int = Field(ge=1)
+    brief: list[str]
+    letter: list[str]
+    letter_frame: dict[str, _Frame]
+    drop_labels: list[str]
+    letter_leaves_out: list[str]
+    examples: list[_Example]
+
+
+def _compile(name: str, patterns: list[str]) -> tuple[re.Pattern[str], ...]:
+    try:
+        return tuple(re.compile(p, re.I) for p in patterns)
+    except re.error as exc:
+        raise AnswerDataError(f"data/forms.json {name}: bad pattern ({exc})") from exc
+
+
+def _search(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | None:
+    return next((m for p in patterns if (m := p.search(text))), None)
+
+
+class Forms:
+    """The form table, checked at load: every pattern compiles, both languages have a letter frame, and
+    every labelled example reads as its label says."""
+
+    def __init__(self, numbers: dict[str, int], data: dict | None = None) -> None:
+        if data is None:
+            data = json.loads(resources.files("s2r_tutor.data").joinpath("forms.json").read_text(encoding="utf-8"))
+        try:
+            t = _Table.model_validate(data)
+        except ValidationError as exc:
+            raise AnswerDataError(f"data/forms.json: {exc}") from exc
+        if set(t.letter_frame) != {"zh", "en"}:
+            raise AnswerDataError("data/forms.json letter_frame: needs exactly 'zh' and 'en'")
+        self.numbers = {**{k.lower(): v for k, v in numbers.items()}, **{k.lower(): v for k, v in t.approx.items()}}
+        self.count = _compile("count", t.count)
+        self.each = _compile("each_sentence", t.each_sentence)
+        self.chars = _compile("chars", t.chars)
+        self.words = _compile("words", t.words)
+        self.per_word = t.chars_per_word
+        self.brief = _compile("brief", t.brief)
+        self.letter = _compile("letter", t.letter)
+        self.frames = t.letter_frame
+        self.drop_labels = frozenset(_bare_label(x) for x in t.drop_labels)
+        self.leaves_out = tuple(t.letter_leaves_out)
+        for name, ps in (("count", self.count), ("chars", self.chars), ("words", self.words)):
+            if any("n" not in p.groupindex for p in ps):
+                raise AnswerDataError(f"data/forms.json {name}: the patterns need a group 'n' (the number)")
+        for ex in t.examples:
+            got = self.read(ex.q)
+            wrong = {k: (v, getattr(got, k)) for k, v in ex.model_dump(exclude={"q"}, exclude_unset=True).items()
+                     if getattr(got, k) != v}
+            if wrong:
+                raise AnswerDataError(f"data/forms.json examples: {ex.q!r} reads {wrong} (label, read)")
+
+    def _number(self, m: re.Match[str] | None) -> int | None:
+        if m is None or not m.group("n"):
+            return None
+        n = m.group("n").lower()
+        return int(n) if n.isdigit() else self.numbers.get(n)
+
+    def read(self, question: str) -> Form:
+        q = fold(to_simplified(question))
+        words = self._number(_search(self.words, q))
+        chars = self._number(_search(self.chars, q))
+        count = self._number(_search(self.count, q))
+        return Form(count=count if count and count > 1 else None,
+                    each_sentence=_search(self.each, q) is not None,
+                    chars=chars or (words * self.per_word if words else None),
+                    brief=_search(self.brief, q) is not None,
+                    letter=_search(self.letter, q) is not None)
+
+    def check(self, anchors: set[str]) -> None:
+        """Every letter_leaves_out prefix names sections of the card (`anchors`)."""
+        for prefix in self.leaves_out:
+            if not any(a.startswith(prefix) for a in anchors):
+                raise AnswerDataError(f"data/forms.json letter_leaves_out: no section of the card starts with {prefix!r}")
+
+    def fit(self, markdown: str, form: Form, lang: str, frame, announced, measure=len, cited=lambda line: set()) -> str:
+        """`markdown` in the asked form, for a reader of `lang`. `frame(text)` registers framing wording (the letter's lines);
+        `announced(line)` is the count a heading announces; `measure` counts as the reader will see; `cited(line)` the
+        anchors a line cites."""
+        if form.count or form.brief or form.each_sentence:
+            markdown = _first_list(markdown, form.count, form.each_sentence or form.brief, announced)
+        if form.chars and measure(_MARKS.sub("", markdown)) > form.chars:
+            # the point (the first paragraph that cites), whatever its length: the rest is in the sources; its
+            # first sentence when that is still over, unless it is a list (the memory hooks are the short form)
+            point = next((p for p in markdown.strip().split("\n\n") if MARKER.search(p)), None)
+            if point is not None:
+                first = _FIRST_UNIT.match(point)
+                if first and not _is_item(point.lstrip()) and measure(_MARKS.sub("", point)) > form.chars:
+                    point = first.group(0).strip()
+                markdown = _LABEL.sub("", point, count=1)  # one short line: its label ("**检验**：") is no part of it
+        if form.letter:
+            markdown = self._letter(markdown, lang, frame, cited)
+        return markdown
+
+    def _letter(self, markdown: str, lang: str, frame, cited) -> str:
+        f = self.frames[lang]
+        lines = markdown.splitlines()
+        # the card's scenario lines go where other card lines still back the letter (never all of its evidence)
+        out = {i for i, ln in enumerate(lines) if any(a.startswith(self.leaves_out) for a in cited(ln))}
+        if not any(MARKER.search(ln) for i, ln in enumerate(lines) if i not in out):
+            out = set()
+        body = []
+        for i, ln in enumerate(lines):
+            # the reply label goes, on a line of its own or before the reply's words ("**可以这样跟客户解释**：“…”")
+            m = _LABEL.match(ln)
+            if _bare_label(ln) in self.drop_labels or i in out:
+                continue
+            if m and _bare_label(m.group(0)) in self.drop_labels:
+                # (a reply written for the question is framing: so are its words without the label and quotes)
+                ln = frame(_QUOTED.sub(r"\1", ln[m.end():]))
+            body.append(ln)
+        return "\n\n".join([frame(f.title), frame(f.open), "\n".join(body).strip(), frame(f.close)])
+
+
+_MARKS = re.compile(r"\s*\[\d+\]")
+_QUOTED = re.compile(r"^[“\"](.*)[”\"]$")
+_LABEL = re.compile(r"^\*\*[^*\n]+\*\*\s*[：:]\s*(?=\S)")
+_FIRST_UNIT = re.compile(r"[^\n]*?\](?:\s*\[\d+\])*")  # a line's text up to its first markers
+
+
+def _bare_label(line: str) -> str:
+    return re.sub(r"\*\*", "", line).strip().rstrip("：:").strip()
+
+
+def _is_item(line: str) -> bool:
+    return bool(_BULLET.match(line) or _ROW.match(line))
+
+
+def _first_sentence(line: str) -> str:
+    m = _ITEM.match(line)
+    if not m or _ROW.match(line):
+        return line
+    body = m.group("body")
+    end = _SENTENCE_END.search(body)
+    if end is None or end.end() >= len(body.rstrip()):
+        return line
+    return f"{m.group('head')}{body[:end.end()].rstrip()}{m.group('marks')}"
+
+
+def _first_list(markdown: str, count: int | None, one_sentence: bool, announced) -> str:
+    """The answer up to the end of its first list (or table), that list cut to `count` items and each item
+    to `one_sentence`; what follows the list is left to the sources. An answer without a list is unchanged."""
+    lines = markdown.split("\n")
+    start = next((i for i, ln in enumerate(lines) if _is_item(ln.lstrip()) and not ln.startswith(" ")), None)
+    if start is None:
+        return markdown
+    end = start
+    while end < len(lines) and lines[end].strip() and (_is_item(lines[end].lstrip()) or lines[end].startswith(" ")):
+        end += 1
+    items = lines[start:end]
+    table = _ROW.match(items[0]) is not None
+    if table:
+        head = [x for x in items[:2] if _RULE.match(x.strip()) or x is items[0]]
+        rows = items[len(head):]
+        kept = head + (rows[:count] if count else rows)
+        cut = count is not None and len(rows) > count
+    else:
+        groups: list[list[str]] = []
+        for ln in items:  # an indented line belongs to the item above it
+            if ln.startswith(" ") and groups:
+                groups[-1].append(ln)
+            else:
+                groups.append([ln])
+        cut = count is not None and len(groups) > count
+        groups = groups[:count] if count else groups
+        kept = [(_first_sentence(g[0]) if one_sentence else g[0]) for g in groups] if one_sentence else \
+            [ln for g in groups for ln in g]
+    before = lines[:start]
+    if cut:
+        # a heading that counts the list ("卡片给出四类原因：") no longer matches what is shown
+        j = len(before) - 1
+        while j >= 0 and not before[j].strip():
+            j -= 1
+        if j >= 0 and announced(before[j]) is not None and len(before[j]) <= 40:
+            before = before[:j]
+    return "\n".join([*before, *kept]).strip()

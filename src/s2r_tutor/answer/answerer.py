@@ -58,6 +58,8 @@ _POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.",
 _MISSING_THEN = {"zh": "卡片里相关的内容是：", "en": "What the card does say:"}
 _EXAMPLE_SAID = {"zh": "卡片给的例子就是这一个，没有更具体的例子。",
                  "en": "That is the card's example; it gives no more concrete one."}
+_PLAINEST_SAID = {"zh": "卡片里没有更浅的讲法，最直白的就是这一句：",
+                  "en": "The card has no simpler wording; its plainest line is this one:"}
 
 
 @dataclass
@@ -126,7 +128,6 @@ class Answerer:
                               unless=load_unless(), decisive=load_decisive())
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         self.forms = Forms(self.leads.counts)  # and every labelled form example reads as labelled
-        self.forms.check({c.anchor for c in tutor.chunks if c.doc_id == self.card.doc_id})
         check_builders(self.card)  # and every sentence a builder quotes
         check_scenarios(self.card)  # and every sentence the scenario factor table names
         self.statements = load_statements()
@@ -914,6 +915,10 @@ class Answerer:
         sure = (plan.act == "example" and not plan.previous_answer and plan.reading is not None
                 and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
         sure = sure or self._whole_list_why(plan)  # a why about a whole list: its table sentence (see there)
+        # a part the question names, said simply or by example: that part's own table line ("鲁棒策略能说得再通俗点不"
+        # led with the walking scene, which scores higher on "通俗" and says nothing of the method: blind 33 b33-045)
+        sure = sure or (plan.act in ("simpler", "example") and bool(tabled) and bool(plan.focus.anchors)
+                        and {x for x, _ in tabled} <= plan.focus.anchors)
         table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
         # English scores the card's naming lines higher (see lead_fixed_margin_en): a claim the neighbours read
         # failed the check and its verdict went missing ("is more sim training always the fix?", b12en-024)
@@ -1128,6 +1133,11 @@ class Answerer:
                 # the card has no other, and says so before giving it again (blind 16 b16en-022, 17 b17-042,
                 # 22 b22-049 repeated it silently)
                 again = _EXAMPLE_SAID[lang] if plan.act == "example" and not fresh else None
+                if plan.act == "simpler" and plan.previous_answer and not analogy \
+                        and not self._unsaid(plan, tabled, keep=False) and self._said_little_more(plan, tabled, lang):
+                    # "simpler pls" after an answer that said little but the card's plainest line: say so, not
+                    # silently the same line again (blind 33 b33en-021: the robust policy's example, as if plainer)
+                    again = _PLAINEST_SAID[lang]
                 parts = set(ORDINAL_LISTS.get(plan.intent, ()))
                 if len({a for a, _ in tabled}) >= 2 and {a for a, _ in tabled} <= parts:
                     # a table lead across a list's parts (the four methods said simply: each one's example) is one
@@ -1279,6 +1289,12 @@ class Answerer:
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
+
+    def _said_little_more(self, plan: Plan, refs: tuple, lang: str) -> bool:
+        """The previous answer was little more than the card sentences `refs` (at most twice their length): a
+        simpler wording of it would be the same line. After a longer answer the line is the simpler version."""
+        line = sum(len(x) for a, p in refs for x in self.card.sents(a) if p in x)
+        return self._measure("zh")(plan.previous_answer) <= 2 * self._measure(lang)("中" * line)
 
     @staticmethod
     def _rest_of_list(plan: Plan) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -66,11 +67,14 @@ class _Table(BaseModel):
     words: list[str]
     approx: dict[str, int]
     chars_per_word: int = Field(ge=1)
+    sentences: list[str]
+    chars_per_sentence: int = Field(ge=1)
     brief: list[str]
     letter: list[str]
     letter_frame: dict[str, _Frame]
     drop_labels: list[str]
-    letter_leaves_out: list[str]
+    # anchor prefixes (any card's: one with no customer scenarios simply leaves nothing out)
+    letter_leaves_out: list[Annotated[str, Field(min_length=1)]]
     examples: list[_Example]
 
 
@@ -104,12 +108,15 @@ class Forms:
         self.chars = _compile("chars", t.chars)
         self.words = _compile("words", t.words)
         self.per_word = t.chars_per_word
+        self.sentences = _compile("sentences", t.sentences)
+        self.per_sentence = t.chars_per_sentence
         self.brief = _compile("brief", t.brief)
         self.letter = _compile("letter", t.letter)
         self.frames = t.letter_frame
         self.drop_labels = frozenset(_bare_label(x) for x in t.drop_labels)
         self.leaves_out = tuple(t.letter_leaves_out)
-        for name, ps in (("count", self.count), ("chars", self.chars), ("words", self.words)):
+        for name, ps in (("count", self.count), ("chars", self.chars), ("words", self.words),
+                         ("sentences", self.sentences)):
             if any("n" not in p.groupindex for p in ps):
                 raise AnswerDataError(f"data/forms.json {name}: the patterns need a group 'n' (the number)")
         for ex in t.examples:
@@ -130,17 +137,12 @@ class Forms:
         words = self._number(_search(self.words, q))
         chars = self._number(_search(self.chars, q))
         count = self._number(_search(self.count, q))
+        said = self._number(_search(self.sentences, q))
         return Form(count=count if count and count > 1 else None,
                     each_sentence=_search(self.each, q) is not None,
-                    chars=chars or (words * self.per_word if words else None),
+                    chars=chars or (words * self.per_word if words else None) or (said * self.per_sentence if said else None),
                     brief=_search(self.brief, q) is not None,
                     letter=_search(self.letter, q) is not None)
-
-    def check(self, anchors: set[str]) -> None:
-        """Every letter_leaves_out prefix names sections of the card (`anchors`)."""
-        for prefix in self.leaves_out:
-            if not any(a.startswith(prefix) for a in anchors):
-                raise AnswerDataError(f"data/forms.json letter_leaves_out: no section of the card starts with {prefix!r}")
 
     def fit(self, markdown: str, form: Form, lang: str, frame, announced, measure=len, cited=lambda line: set()) -> str:
         """`markdown` in the asked form, for a reader of `lang`. `frame(text)` registers framing wording (the letter's lines);

@@ -1,0 +1,66 @@
+"""Round 35 (issue 14/17), built on blind sets 31-33 as dev sets. "Trained in sim, straight onto the robot?" is the
+direct-deploy misconception, answered "no" first (blind 33 b33-023 got the reasons for simulation; six labelled
+rows, src written35). The four reasons for simulation lead only a why-simulation answer (leads.json lead_only_for:
+"why does it fall on the real robot" opened with "dangerous actions cannot be tried endlessly", b33-008). A success
+rate asked as "how much does it raise" is asked (not_in_card), "下午三点" is a time, not three points, "in under 2
+sentences" is a length cap. A named method said simply leads with its own example line, and "simpler" after that
+line says the card has no plainer one (b33-045, b33en-021). Wordings of our own (checked below)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from blind_support import copied
+from s2r_tutor.models import Turn
+
+DIRECT = ["仿真里训出来的控制策略，原封不动放到真机上能直接用吗", "can a controller trained in simulation go onto the real robot as it is?"]
+FALLS = ["仿真里稳稳当当，换到真机上老是摔跤，这是为啥", "why does a robot that's steady in sim keep falling over on the real one?"]
+RATE = "系统辨识一般能让成功率提升多少"
+TWO = "用两句话以内跟客户说清楚为啥要先在仿真里练"
+PLAIN = "真机微调能讲得再通俗一点吗"
+ROBUST = [Turn(role="user", content="robust policy — what is that"),
+          Turn(role="assistant", content="It makes the policy tolerate a certain degree of parameter error and "
+                                         "environmental change.")]
+OURS = [*DIRECT, *FALLS, RATE, TWO, PLAIN, ROBUST[0].content]
+
+
+def test_these_wordings_are_our_own():
+    assert not copied(set(OURS))
+
+
+@pytest.mark.parametrize("question", DIRECT)
+def test_straight_onto_the_robot_is_answered_no_first(tutor, question):
+    a = tutor.ask(question)
+    assert re.match(r"\*\*(不是|No)\b", a.answer), a.answer
+    assert re.search(r"验证|validat", a.answer), a.answer  # the real-world check is why not
+
+
+@pytest.mark.parametrize("question", FALLS)
+def test_a_reason_for_simulation_does_not_lead_why_it_falls(tutor, question):
+    a = tutor.ask(question)
+    assert not a.citations[0].chunk_id.partition("#")[2].startswith("why-simulation"), a.answer
+
+
+def test_how_much_a_method_raises_the_success_rate_is_not_in_the_card(tutor):
+    a = tutor.ask(RATE)
+    assert a.act == "not_in_card" and a.answer.startswith("卡片没有给出"), (a.act, a.answer)
+
+
+def test_two_sentences_are_at_most_two(tutor):
+    a = tutor.ask(TWO)
+    shown = re.sub(r"\s*\[\d+\]", "", a.answer)
+    assert len(re.findall(r"[。！？]", shown)) <= 2 and len(shown) <= 200, a.answer
+
+
+def test_a_named_method_said_simply_leads_with_its_own_line(tutor):
+    a = tutor.ask(PLAIN)
+    assert a.citations[0].chunk_id.endswith("real-world-fine-tuning"), a.answer
+    assert "场景：" not in a.answer, a.answer
+
+
+def test_simpler_after_the_plainest_line_says_there_is_none_plainer(tutor):
+    a = tutor.ask("simpler please", ROBUST)
+    assert a.answer.startswith("**The card has no simpler wording"), a.answer
+    assert a.citations[0].chunk_id.endswith("robust-policy"), a.answer

@@ -64,3 +64,37 @@ def test_simpler_after_the_plainest_line_says_there_is_none_plainer(tutor):
     a = tutor.ask("simpler please", ROBUST)
     assert a.answer.startswith("**The card has no simpler wording"), a.answer
     assert a.citations[0].chunk_id.endswith("robust-policy"), a.answer
+
+
+# -- after blind set 34 (dev) ----------------------------------------------------------------------------------------
+
+HARD_THREE = "sim2real难在哪，给我列三条"
+GAP_TURN = [Turn(role="user", content="what can we do about the gap between sim and reality"),
+            Turn(role="assistant", content="A common one is Domain Randomization: vary friction, mass and lighting "
+                                           "on purpose during training.")]
+OTHERS = "and the other ones?"
+WHY_SIM_ONE = "give me a one-liner on why we train robots in simulation"
+
+
+def test_the_after_blind34_wordings_are_our_own():
+    assert not copied({HARD_THREE, OTHERS, WHY_SIM_ONE, GAP_TURN[0].content})
+
+
+def test_three_reasons_it_is_hard_are_three_in_card_order(tutor):
+    a = tutor.ask(HARD_THREE)
+    items = [x for x in a.answer.splitlines() if x.startswith("- ")]
+    assert len(items) == 3 and "真实世界无法被完全模拟" in items[0], a.answer
+    assert len(re.findall(r"\[\d+\]", a.answer)) == 3, a.answer  # nothing before the list, nothing after it
+
+
+def test_the_other_ones_after_a_method_is_the_other_methods(tutor):
+    a = tutor.ask(OTHERS, GAP_TURN)
+    assert not a.refused, a.answer
+    assert [c.chunk_id.partition("#")[2] for c in a.citations] == ["system-identification", "real-world-fine-tuning",
+                                                                    "robust-policy"], a.answer
+
+
+def test_a_one_liner_of_why_simulate_is_one_sentence(tutor):
+    a = tutor.ask(WHY_SIM_ONE)
+    assert [c.chunk_id.partition("#")[2] for c in a.citations] == ["related-simulation"], a.answer
+    assert "\n" not in a.answer.strip(), a.answer

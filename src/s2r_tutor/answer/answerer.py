@@ -22,7 +22,7 @@ from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .forms import Forms
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
-from .followups import (ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of, is_short, mention_order,
+from .followups import (ITEM_INTENTS, ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of, is_short, mention_order,
                         ordinal, rest_of_list)
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
@@ -287,8 +287,10 @@ class Answerer:
             # asks a number of the language model, not of the card's fine-tuning (blind 16 b16-054)
             in_scope, reason = True, "not-in-card"
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
+            # ("what are the other ones", "其余的呢": the exception cue leans on the list the earlier turn was on;
+            # blind 34 b34en-021 was declined)
             if specific or continues(question) or ordinal(question) is not None or reading.act in _ASKED_OF_EARLIER \
-                    or self._compares_earlier(question, reading, topic, prev_intent):
+                    or excepts(question) or self._compares_earlier(question, reading, topic, prev_intent):
                 in_scope, reason = True, "follow-up"
         if not ctx.is_followup and users and as_followup is None and (
                 (not in_scope and reason in ("no-term", "weak-low")) or (reason == "neighbours" and not complaint)):
@@ -331,11 +333,19 @@ class Answerer:
         # (the parts said are named in the last answer or in the question it answered: an answer in English
         # need not name "domain randomization" to have been about it, blind 32 b32en-024)
         last_asked = next((t.content for t in reversed(history) if t.role == "user"), "")
-        if users and (rest := rest_of_list(question, f"{last_asked}\n{last_answer}", intent)):
+        said = f"{last_asked}\n{last_answer}"
+        if users and (rest := rest_of_list(question, said, intent)):
             # "你说有四个好处 另外两个呢" after an answer that gave cost and safety: scale and control (blind 25 b25-044
             # got the value of simulation and all four again). Its words (好处) name the topic, so it reads as a
             # question of its own, not a follow-up: the exception cue is what leans on the answer before
             focus = rest
+        elif users and ctx.is_followup and not specific and (listed := [
+                (i, r) for i in ORDINAL_LISTS if i is not intent and (r := rest_of_list(question, said, i))]) \
+                and len(listed) == 1:
+            # "what are the other ones" after "how do you close the gap" answered with domain randomization: the list
+            # the earlier answer named a part of is the topic, whatever the earlier question read (blind 34
+            # b34en-021 was declined, then answered with the reality gap)
+            intent, focus = listed[0]
         if prev_intent is not None and not focus.anchors and focus.item is None:
             inherited = focus_for(topic, intent)
             focus = Focus(inherited.anchors, inherited.item, question, order=inherited.order)
@@ -1098,9 +1108,15 @@ class Answerer:
                 # The same for a customer reply asked in plain words ("explain sim2real like I'm 5, the customer is a CFO")
                 analogy = self.leads.picture(plan.intent)
                 pictured = bool(analogy)
-            if analogy and (capped or self.leads.one_line is not None and self.leads.one_line.search(fold(plan.asked))):
+            one_line = capped or (self.leads.one_line is not None and self.leads.one_line.search(fold(plan.asked)))
+            if analogy and one_line:
                 # a picture asked in one line: its one sentence (leads.json analogy.one_line), where the topic names one
                 analogy = self.leads.picture_line.get(plan.intent, analogy)
+            elif one_line and claim is None and not plan.focus.anchors and plan.act not in ("verdict", "compare", "not_in_card") \
+                    and plan.intent in self.leads.one_line_lead:
+                # a one-liner of a topic whose one line the table names (why simulate: its greatest value), not the
+                # topic's best-scoring sentence, which may run two sentences (blind 34 b34en-017: the walking scene)
+                analogy = self.leads.one_line_lead[plan.intent]
             if analogy:
                 # "打个比方" / "give me an analogy": the card's own figure of speech leads, whatever the topic
                 tabled, table_ok = analogy, True
@@ -1148,7 +1164,10 @@ class Answerer:
                     lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
                                       self._unaddressed(plan))
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) and not self._builder_first(plan) \
-                    and not self._rest_of_list(plan):
+                    and not self._rest_of_list(plan) and not (form.count and not plan.focus.anchors and (
+                        ORDINAL_LISTS.get(plan.intent) or plan.intent in ITEM_INTENTS)):
+                # (N points of a list asked, "为啥这么难 列三点": the list in the card's order is cut to N; a picked lead
+                # of two fused items made five of three, blind 34 b34-010)
                 # a customer story with named factors keeps the walkthrough's own order (its factors first);
                 # a list asked for as a list (the steps, the memory hooks) is its own answer, in card order
                 picked = self.pick_lead(plan, table=table_ok)

@@ -295,6 +295,10 @@ class Leads:
         if not isinstance(ol, dict) or any(t not in intents for t in ol):
             raise AnswerDataError("data/leads.json analogy.one_line: expected {topic: [[anchor, phrase]]} with known topics")
         self.picture_line = {Intent(t): _refs(f"analogy.one_line.{t}", v) for t, v in ol.items()}
+        ll = data.get("one_line_lead", {})
+        if not isinstance(ll, dict) or any(t not in intents for t in ll):
+            raise AnswerDataError("data/leads.json one_line_lead: expected {topic: [[anchor, phrase]]} with known topics")
+        self.one_line_lead = {Intent(t): _refs(f"one_line_lead.{t}", v) for t, v in ll.items()}
         nc = data.get("negated_cue")
         if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
             raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
@@ -363,6 +367,8 @@ class Leads:
             yield f"analogy.topics.{t.value}", refs
         for t, refs in self.plain.items():
             yield f"analogy.plain.{t.value}", refs
+        for t, refs in self.one_line_lead.items():
+            yield f"one_line_lead.{t.value}", refs
         for t, refs in self.picture_line.items():
             yield f"analogy.one_line.{t.value}", refs
         for i, line in enumerate(self.arc):

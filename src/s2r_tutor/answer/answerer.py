@@ -996,6 +996,7 @@ class Answerer:
         generic = plan.generic if generic is None else generic
         lead = ""
         form = self.forms.read(plan.asked)  # "三点就好", "别超过30字", "write the email" (data/forms.json)
+        asks_one_line = self.leads.one_line is not None and bool(self.leads.one_line.search(fold(plan.asked)))
         if (plan.act in a.searched_part_acts and plan.intent.value in a.searched_part_topics
                 and not plan.focus.anchors and plan.focus.item is None
                 and (part := self._searched_part(plan)) is not None):
@@ -1108,7 +1109,7 @@ class Answerer:
                 # The same for a customer reply asked in plain words ("explain sim2real like I'm 5, the customer is a CFO")
                 analogy = self.leads.picture(plan.intent)
                 pictured = bool(analogy)
-            one_line = capped or (self.leads.one_line is not None and self.leads.one_line.search(fold(plan.asked)))
+            one_line = capped or asks_one_line
             if analogy and one_line:
                 # a picture asked in one line: its one sentence (leads.json analogy.one_line), where the topic names one
                 analogy = self.leads.picture_line.get(plan.intent, analogy)
@@ -1257,8 +1258,7 @@ class Answerer:
             # — and a comparison answered one line per side: the two lines are the answer; the topic's other
             # lines were padding after them (blind 15 b15en-018: "the goal of Sim2Real is not …" under two methods)
             budget = int((full // 2 if plan.act in a.half_budget_acts or analogy or side_heads else full) * shrink)
-            if lead and plan.act != "verdict" and self.leads.one_line is not None \
-                    and self.leads.one_line.search(fold(plan.asked)):
+            if lead and plan.act != "verdict" and asks_one_line:
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
                 budget, must = 0, frozenset()
             if form.brief or form.chars:
@@ -1313,7 +1313,8 @@ class Answerer:
         """The previous answer was little more than the card sentences `refs` (at most twice their length): a
         simpler wording of it would be the same line. After a longer answer the line is the simpler version."""
         line = sum(len(x) for a, p in refs for x in self.card.sents(a) if p in x)
-        return self._measure("zh")(plan.previous_answer) <= 2 * self._measure(lang)("中" * line)
+        shown = line * (self._en_ratio() if lang == "en" else 1.0)  # every character as its English runs
+        return len(plan.previous_answer) <= 2 * shown
 
     @staticmethod
     def _rest_of_list(plan: Plan) -> bool:

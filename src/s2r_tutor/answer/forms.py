@@ -150,13 +150,13 @@ class Forms:
         anchors a line cites."""
         if form.count or form.brief or form.each_sentence:
             markdown = _first_list(markdown, form.count, form.each_sentence or form.brief, announced)
-        if form.chars and measure(_MARKS.sub("", markdown)) > form.chars:
+        if form.chars and measure(MARKER.sub("", markdown)) > form.chars:
             # the point (the first paragraph that cites), whatever its length: the rest is in the sources; its
             # first sentence when that is still over, unless it is a list (the memory hooks are the short form)
             point = next((p for p in markdown.strip().split("\n\n") if MARKER.search(p)), None)
             if point is not None:
                 first = _FIRST_UNIT.match(point)
-                if first and not _is_item(point.lstrip()) and measure(_MARKS.sub("", point)) > form.chars:
+                if first and not _is_item(point.lstrip()) and measure(MARKER.sub("", point)) > form.chars:
                     point = first.group(0).strip()
                 markdown = _LABEL.sub("", point, count=1)  # one short line: its label ("**检验**：") is no part of it
         if form.letter:
@@ -183,7 +183,6 @@ class Forms:
         return "\n\n".join([frame(f.title), frame(f.open), "\n".join(body).strip(), frame(f.close)])
 
 
-_MARKS = re.compile(r"\s*\[\d+\]")
 _QUOTED = re.compile(r"^[“\"](.*)[”\"]$")
 _LABEL = re.compile(r"^\*\*[^*\n]+\*\*\s*[：:]\s*(?=\S)")
 _FIRST_UNIT = re.compile(r"[^\n]*?\](?:\s*\[\d+\])*")  # a line's text up to its first markers
@@ -234,8 +233,7 @@ def _first_list(markdown: str, count: int | None, one_sentence: bool, announced)
                 groups.append([ln])
         cut = count is not None and len(groups) > count
         groups = groups[:count] if count else groups
-        kept = [(_first_sentence(g[0]) if one_sentence else g[0]) for g in groups] if one_sentence else \
-            [ln for g in groups for ln in g]
+        kept = [_first_sentence(g[0]) for g in groups] if one_sentence else [ln for g in groups for ln in g]
     before = lines[:start]
     if cut:
         # a heading that counts the list ("卡片给出四类原因：") no longer matches what is shown

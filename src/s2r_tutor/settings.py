@@ -146,7 +146,10 @@ class AnswerSettings(BaseModel):
                                                   "simulation: 'why not train on the real robot?' is answered by all four "
                                                   "after the walking scene, whichever reason search ranks first (dev: 26 "
                                                   "whole-list whys lost three reasons when they narrowed)")
-    table_sure_topic: float = Field(0.9, ge=0, le=1, description="an example's table sentence leads without the fit "
+    missing_lines: int = Field(3, ge=1, description="what a not_in_card answer says the card does say: at most this "
+                               "many lines (the named part's, the kind's own, the closest retrieved; a fine-tuning data "
+                               "question named two parts and got five lines, 1,000 characters in English)")
+    table_sure_topic: float = Field(0.85, ge=0, le=1, description="an example's table sentence leads without the fit "
                                     "check when the question's own labelled neighbours give its topic at least this "
                                     "share of the topic vote: the check guards against a wrong topic, and a reader's "
                                     "words ('客户让我举几个具体点的例子') pulled the customer-facing section over the "

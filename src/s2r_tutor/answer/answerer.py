@@ -1009,14 +1009,25 @@ class Answerer:
             ledger.frame(_MISSING_TEXT[lang].format(what=plan.missing.names[lang]))
             ledger.frame(_MISSING_THEN[lang])
             writer = Writer(self.card, ledger, lang)
-            said = [writer.bullet(anchor, unnumber(writer.sentence(anchor, phrase)), label=self.card.heading(anchor))
-                    for anchor, phrase in plan.missing.says]
-            said = [x for x in said if x]
-            # the kind's own sentences first (leads.json not_in_card 'says'), then the closest retrieved ones
-            points = self._closest(plan, ledger, lang, [self.tutor.chunks[r.idx] for r in plan.ranked],
-                                   1 if said else max(2, a.closest_sentences), alone=True,
-                                   also=frozenset(writer.sentence(x, p) for x, p in plan.missing.says))
-            points = "\n".join([*said, *[x for x in points.splitlines() if x.strip()]])
+            says = frozenset(writer.sentence(x, p) for x, p in plan.missing.says)
+            # (line, its section, one of the kind's own sentences: leads.json not_in_card 'says')
+            lines = [(writer.listed(anchor, writer.sentence(anchor, phrase), label=self.card.heading(anchor)), anchor, True)
+                     for anchor, phrase in plan.missing.says]
+            # a part the question names ("真机微调要多少条数据", "success rate gain from domain randomization"):
+            # its own closest sentence, unless the kind's sentences already quote it
+            parts = [x for x in plan.focus.order if x in plan.focus.anchors and self.card.chunk(x) is not None]
+            lines += [(line, x, False) for x in parts
+                      for line in self._closest(plan, ledger, lang, [self.card.chunk(x)], 1, alone=True, also=says).splitlines()]
+            # then the closest retrieved sentences
+            rest = [self.tutor.chunks[r.idx] for r in plan.ranked if self.tutor.chunks[r.idx].anchor not in parts]
+            found = sum(1 for x in lines if x[0].strip())
+            lines += [(line, None, False) for line in self._closest(
+                plan, ledger, lang, rest, max(2, a.closest_sentences) if not found else 1 if found < a.missing_lines else 0,
+                alone=True, also=says).splitlines()]
+            # the named part's lines lead, its 'says' first: the general ones after (blind 33 b33-049, b33en-023,
+            # b33en-024 put the fine-tuning or randomization line last)
+            order = sorted((x for x in lines if x[0].strip()), key=lambda x: (x[1] not in parts, not x[2]))
+            points = "\n".join(list(dict.fromkeys(x[0] for x in order))[:a.missing_lines])
             markdown = f"{_MISSING_TEXT[lang].format(what=plan.missing.names[lang])}\n\n{_MISSING_THEN[lang]}\n\n{points}"
         elif plan.ranking:
             # the card does not rank them, then one line per method: what it is for (data/leads.json purposes)
@@ -1203,7 +1214,7 @@ class Answerer:
                     side_heads = [f"**{self.card.heading(c.anchor)}**" for c in picked]
                 elif picked:
                     lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
-                                                                self.leads.openers))
+                                                                self.leads.openers), whole_sides=not asks_one_line)
             topic = plan.intent
             if claim is not None and claim.topic is not None and plan.intent is not Intent.scenario:
                 # the body supports the verdict with the claim's own material (data/leads.json claim 'topic'):
@@ -1248,7 +1259,11 @@ class Answerer:
                 # The topic's builder did not use the section search ranks first. Search is right far more
                 # often than the topic on unseen phrasings (blind holdout4: hit@1 0.92, intent 0.88), so that
                 # section speaks too: its sentences closest to the question, cited, kept over the budget.
-                extra = self._closest(plan, ledger, lang, [top], a.closest_sentences)
+                # (not a sentence that leads only another topic: a customer's quote under "the closest section"
+                # reads as a story told, blind 34 b34en-022 "why can't the sim just be accurate" got scenario 4's)
+                other = frozenset(x for anchor, phrase in self.leads.only_for_others(plan.intent)
+                                  if anchor == top.anchor for x in self.card.sents(anchor) if phrase in x)
+                extra = self._closest(plan, ledger, lang, [top], a.closest_sentences, also=other)
                 if extra:
                     body += "\n\n" + ledger.frame(f"**{label(lang, 'closest')}**") + "\n\n" + extra
                     must = self._top_markers(plan, ledger, force=True)
@@ -1392,8 +1407,14 @@ class Answerer:
         # a story the matcher found no factor in ("a sim2real overview to drop into a customer deck") tells none
         storyless = plan.intent is Intent.scenario and not (plan.focus.factors if plan.focus.factors is not None
                                                             else factors_for(plan.focus))
-        return (plan.act in ("overview", "customer_reply", "define") and (topic or storyless)
-                and self.leads.overview_asked(fold(plan.asked)))
+        if not self.leads.overview_asked(fold(plan.asked)):
+            return False
+        # the whole picture of the card's own subject asked with a why in it ("sim2real这块给我个全貌：
+        # 是什么 为啥要 难在哪" read as why-hard and got only the difficulties, blind 33 b33-047)
+        whole = self.leads.compare_terms.get("summary")
+        of_card = (plan.act == "why" and not plan.focus.anchors and plan.intent is not Intent.scenario
+                   and whole is not None and bool(whole.search(fold(plan.asked))))  # (a how of it is the loop)
+        return of_card or (plan.act in ("overview", "customer_reply", "define") and (topic or storyless))
 
     def _claim_lead(self, plan: Plan, claim, lang: str) -> tuple[tuple, str | None]:
         """(card sentences, verdict line) of a claim, the way the reader's statement points (answer/polarity.py):

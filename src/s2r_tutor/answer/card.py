@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from ..models import Chunk
@@ -114,6 +115,8 @@ class Writer:
             return ""
         if label and body.startswith(label):  # "场景：场景：…", "因此：因此工程师…": the sentence says it
             label = ""
+        label = label.rstrip("？?")  # a heading asked as a question labels its line without "？："
+
         if label:
             self.ledger.frame(f"**{label}**")
             return f"{prefix}**{label}**：{body}" if self.lang == "zh" else f"{prefix}**{label}**: {body}"
@@ -122,6 +125,17 @@ class Writer:
     def sentence(self, anchor: str, contains: str) -> str:
         """The first card sentence of `anchor` that contains `contains` ('' when none does)."""
         return next((s for s in self.card.sents(anchor) if contains in s), "")
+
+    def listed(self, anchor: str, head: str, label: str = "") -> str:
+        """A bullet of `head` and the list of short terms that follows it in the card ("真实机器人训练成本高：
+        设备磨损、场地、人工、维修"): such a head says little without its items (blind 34 b34-050 quoted the
+        cost head alone). A head no term list follows is its own bullet."""
+        s, terms = self.card.sents(anchor), self.card.dependent_items(anchor)
+        after = s[s.index(head) + 1:] if head in s else []
+        items = list(itertools.takewhile(lambda x: x in terms, after))
+        head = unnumber(head)  # "05 真机验证仍然不可避免": the item's words
+        line = self.bullet(anchor, head, *items, label=label, sep="、")
+        return line.replace(f"{head}、", f"{head}：", 1) if items else line  # the card's own pieces (as _aspect)
 
 
 def lines(*items: str) -> str:

@@ -49,10 +49,30 @@ _LABEL = re.compile(r"^(?:[-*]\s+)?(?:\*\*[^*]+\*\*\s*[：:]?\s*)?")
 _PUNCT = re.compile(r"[\s，。；：、,.;:!?！？“”\"'（）()|*\-→]")
 
 
-def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, unaddressed: tuple[str, ...] = ()) -> str:
+_SIDE = re.compile(r"^[^：:，,。]{1,8}：\S")  # "仿真环境：参数明确…": a list item that names its side first
+
+
+def _side_run(text: str, item: str) -> list[str]:
+    """The run of consecutive labelled list items ("- 仿真环境：…" / "- 真实环境：…") that `item` is one of."""
+    rows = [ln.strip()[2:].strip() if ln.strip().startswith("- ") else None for ln in text.splitlines()]
+    if item not in rows or not _SIDE.match(item):
+        return []
+    i = j = rows.index(item)
+    while i > 0 and rows[i - 1] is not None and _SIDE.match(rows[i - 1]):
+        i -= 1
+    while j + 1 < len(rows) and rows[j + 1] is not None and _SIDE.match(rows[j + 1]):
+        j += 1
+    return rows[i:j + 1]
+
+
+def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, unaddressed: tuple[str, ...] = (),
+               whole_sides: bool = True) -> str:
     """The verdict line (framing, when the claim has one) and the lead sentences, cited, in one paragraph.
-    `unaddressed`: openings a sentence is quoted without ("解决方案人员要知道：" in words for a customer)."""
+    `unaddressed`: openings a sentence is quoted without ("解决方案人员要知道：" in words for a customer).
+    `whole_sides`: one side of a contrast the card lists brings the others (not in a one-line answer)."""
     parts: list[str] = []
+    sides: list[str] = []
+    sides_first = True
     by_anchor: dict[str, list[str]] = {}
     for anchor, phrase in refs:
         s = unnumber(w.sentence(anchor, phrase))
@@ -60,6 +80,15 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, una
         if s and s not in by_anchor.setdefault(anchor, []):
             by_anchor[anchor].append(s)
     for anchor, sents in by_anchor.items():
+        # one side of a contrast the card lists ("真实环境：…") never leads without the other ("仿真环境：…"): the
+        # whole run of labelled items comes, in card order, where the first of them stood
+        chunk = w.card.chunk(anchor)
+        for x in list(sents):
+            run = _side_run(chunk.text, x) if chunk is not None else []
+            if whole_sides and len(run) >= 2 and any(y not in sents for y in run):
+                at = min(sents.index(y) for y in run if y in sents)
+                rest = [y for y in sents if y not in run]
+                sents[:] = rest[:at] + run + rest[at:]
         sents[-1] = sents[-1].rstrip("；")  # a sentence cut at "；" does not end the lead on it
         # a list item under a bold sub-heading ("可以在仿真或真实环境中训练" under "强化学习", "服务的不只限于
         # 强化学习" under "Sim2Real") names no subject: each run of sentences under one sub-heading is
@@ -72,16 +101,29 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, una
             else:
                 runs.append((head, [x]))
         for head, run in runs:
+            labelled = [x for x in run if chunk is not None and _SIDE.match(x) and f"- {x}" in chunk.text]
+            if len(labelled) >= 2:
+                # two labelled list items ("仿真环境：…" / "真实环境：…") are two sides: one line each, as the card
+                # lists them (blind 34 b34-017 asked for two columns and got them run together on one line)
+                sides_first = sides_first if sides or parts else run[0] in labelled
+                sides.extend(q for x in labelled if (q := w.quote(anchor, x)))
+                run = [x for x in run if x not in labelled]
+                if not run:
+                    continue
             q = w.quote(anchor, *run, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in run[:-1]) else "")
             if not q:
                 continue
             if head:
                 q = w.ledger.frame(f"**{label_for(w.lang, head)}**") + ("：" if w.lang == "zh" else ": ") + q
             parts.append(q)
-    if not parts:
+    if not parts and not sides:
         return ""
     # a short verdict ("不是。") opens the lead's own paragraph: never a bare "No." standing alone
     head = (w.ledger.frame(f"**{verdict}**") + ("\n\n" if len(verdict) > 16 else " ")) if verdict else ""
+    if sides:
+        head = head.rstrip() + "\n\n" if head else ""
+        blocks = [" ".join(parts), "\n".join(f"- {x}" for x in sides)]
+        return head + "\n\n".join(filter(None, blocks[::-1] if sides_first else blocks))
     return head + " ".join(parts)
 
 

@@ -20,6 +20,7 @@ from typing import Callable
 from ..retrieval.glossary import zh_terms_for
 from ..models import Chunk
 from ..text import sentences
+from .card import unnumber
 from .grounding import Ledger
 
 MAX_SECTIONS = 3
@@ -85,14 +86,15 @@ def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lan
         keep.add(first[0])
     points = []
     for i, chunk in enumerate(sections):
-        spans = [pool[j][2] for j in sorted(keep) if pool[j][0] == i]  # card order within a section
+        # card order within a section; a list item without its number ("02 本体参数存在误差" quoted alone)
+        spans = [unnumber(pool[j][2]) for j in sorted(keep) if pool[j][0] == i]
         if not spans:
             continue
         for sp in spans[:-1]:
             ledger.cite(chunk, sp)
         tail = ledger.cite(chunk, spans[-1])
         body = " ".join(spans[:-1] + [tail])
-        heading = chunk.section.split(" > ")[-1].strip()
+        heading = chunk.section.split(" > ")[-1].strip().rstrip("？?")  # a label, not a question
         if heading:
             ledger.frame(f"**{heading}**")
             points.append(f"- **{heading}**{'：' if lang == 'zh' else ': '}{body}")

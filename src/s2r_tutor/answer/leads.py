@@ -58,6 +58,9 @@ class Missing:
     # the card sentences that bear on what is missing, said first after "the card does not give …" (blind 13
     # b13en-028: "no complex formulas needed" stood as what the card says about success rates)
     says: tuple[Ref, ...] = ()
+    # phrasings in which the cue is not what is asked ("要不要先问客户用的哪种算法" asks whether to ask: the card
+    # answers that, 重点不是问客户使用了什么算法)
+    unless: re.Pattern[str] | None = None
 
     def is_asked(self, question: str) -> bool:
         return self.asked is not None and bool(self.asked.search(question.lower()))
@@ -252,7 +255,8 @@ class Leads:
                 asked = re.compile(m["asked"]) if m.get("asked") else None
                 self.missing.append(Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]},
                                             bool(m["decline"]), bool(m.get("decisive", False)), asked,
-                                            _refs(f"not_in_card.{kind}.says", m.get("says", []))))
+                                            _refs(f"not_in_card.{kind}.says", m.get("says", [])),
+                                            re.compile(m["unless"]) if m.get("unless") else None))
             except (re.error, KeyError) as exc:
                 raise AnswerDataError(f"data/leads.json not_in_card {kind}: {exc}") from exc
         # "pros and cons of X": one line of the card's upside and one of its downside, per topic whose card
@@ -436,7 +440,10 @@ class Leads:
         # a claim about a subject the question never names is not its claim, cue or no cue: "合作方说他们仿真做得巨像
         # 所以压根不需要sim2real 靠谱吗" names no RL, and rl-alone's cue (a negation before Sim2Real) answered it
         # 「可以：强化学习和 Sim2Real 不是一回事」 (blind 30 b30-059, graded 0)
-        hits = [cid for cid, c in self.claims.items() if c.cue is not None and c.cue.search(question)
+        # (a by_cue claim's other side in its own words too: "is there any value left in simulation" asks
+        # sim-useless the other way round)
+        hits = [cid for cid, c in self.claims.items()
+                if any(p is not None and p.search(question) for p in (c.cue, c.other_cue if c.by_cue else None))
                 and (c.subject is None or c.subject.search(question))]
         return hits[0] if len(hits) == 1 else None
 
@@ -597,9 +604,13 @@ class Leads:
     def never_for(self, intent: Intent, act: str = "") -> tuple[Ref, ...]:
         """The sentences that never lead an answer on `intent` asking `act`: never_lead, what leads only another
         topic, and what never leads that act on that topic."""
-        mine = set(self.only_for.get(intent.value, ()))  # a sentence may lead two topics (listed under both)
-        return self.never + self.never_act.get(f"{intent.value}:{act}", ()) + tuple(
-            r for t, refs in self.only_for.items() if t != intent.value for r in refs if r not in mine)
+        # (a sentence may lead two topics: listed under both)
+        return self.never + self.never_act.get(f"{intent.value}:{act}", ()) + self.only_for_others(intent)
+
+    def only_for_others(self, intent: Intent) -> tuple[Ref, ...]:
+        """The sentences that lead only another topic than `intent` (lead_only_for)."""
+        mine = set(self.only_for.get(intent.value, ()))
+        return tuple(r for t, refs in self.only_for.items() if t != intent.value for r in refs if r not in mine)
 
     def table_leads(self, intent: Intent, act: str) -> bool:
         """The table's sentence leads (topic, act) whenever it names one (table_first_acts, or table_first for
@@ -613,4 +624,4 @@ class Leads:
 
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()
-        return next((m for m in self.missing if m.cue.search(q)), None)
+        return next((m for m in self.missing if m.cue.search(q) and not (m.unless and m.unless.search(q))), None)

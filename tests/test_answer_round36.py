@@ -15,6 +15,7 @@ import re
 import pytest
 
 from blind_support import copied
+from s2r_tutor.models import Turn
 
 ALGO = ["客户当面问我们sim2real具体用的哪种算法，我怎么回他比较稳", "a prospect asked me what algorithm our sim2real stack runs on, how do I respond to the client?"]
 ASK_ALGO = "去客户现场排查，我是不是得先问清楚他们用的什么算法"
@@ -109,3 +110,41 @@ def test_how_much_real_data_is_not_in_the_card_then_the_named_method(tutor, ques
     assert a.act == "not_in_card" and re.match(r"卡片没有给出|The card does not give", a.answer), a.answer
     assert a.citations[0].chunk_id.endswith("real-world-fine-tuning"), a.answer
     assert re.search(r"少量真实数据|small amount of real data", a.answer), a.answer
+
+
+# -- after blind set 35 (dev) ----------------------------------------------------------------------------------------
+
+ASK_IN_STORY = "客户现场跑得一塌糊涂，我过去之前是不是得先搞清楚他们用的什么算法？"
+HOW_MUCH_DATA = "for the fine-tuning step, how many robot trials of real data are we talking about?"
+
+
+def test_the_after_blind35_wordings_are_our_own():
+    assert not copied({ASK_IN_STORY, HOW_MUCH_DATA})
+
+
+def test_asking_which_algorithm_inside_a_site_story_is_the_cards_point(tutor):
+    a = tutor.ask(ASK_IN_STORY)
+    assert a.answer.lstrip("*").startswith("重点不是问客户使用了什么"), a.answer
+    assert "是的" not in a.answer, a.answer
+
+
+def test_two_lines_of_what_the_card_says_get_no_retrieved_third(tutor):
+    a = tutor.ask(HOW_MUCH_DATA)
+    assert a.act == "not_in_card", a.answer
+    lines = [x for x in a.answer.splitlines() if x.startswith("- ")]
+    assert len(lines) == 2 and "small amount of real data" in lines[0], a.answer
+
+
+OTHER_SUBJECT = "thanks. unrelated, but how do I get my kubernetes pod to stop crashing on startup?"
+RL_TURN = [Turn(role="user", content="are RL and sim2real one and the same?"),
+           Turn(role="assistant", content="No. Reinforcement learning learns a policy through action, feedback and "
+                                          "reward; Sim2Real is about carrying it over to the real robot.")]
+
+
+def test_a_long_turn_on_another_subject_is_no_follow_up(tutor):
+    assert not copied({OTHER_SUBJECT, RL_TURN[0].content})
+    a = tutor.ask(OTHER_SUBJECT, RL_TURN)
+    assert a.refused, a.answer
+    # a short turn that leans on the earlier one still follows it
+    b = tutor.ask("how would I put that to a client?", RL_TURN)
+    assert not b.refused and b.intent == "rl_vs_sim2real", b.answer

@@ -22,8 +22,8 @@ from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .forms import Forms
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
-from .followups import (ITEM_INTENTS, ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of, is_short, mention_order,
-                        ordinal, rest_of_list)
+from .followups import (ITEM_INTENTS, ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of,
+                        is_short, mention_order, ordinal, rest_of_list, switches)
 from .grounding import Ledger, renumber, verify
 from .generic import build_generic, generic_followups
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -289,7 +289,11 @@ class Answerer:
         if prev_intent is not None and not in_scope and reason in ("no-term", "weak-low"):
             # ("what are the other ones", "其余的呢": the exception cue leans on the list the earlier turn was on;
             # blind 34 b34en-021 was declined)
-            if specific or continues(question) or ordinal(question) is not None or reading.act in _ASKED_OF_EARLIER \
+            # (an act asked of the earlier topic, unless the turn announces a subject of its own: "ok cool. btw can
+            # you help me fix my docker compose file? the container keeps restarting" read how and got the RL answer
+            # again, blind 35 b35en-028)
+            if specific or continues(question) or ordinal(question) is not None \
+                    or (reading.act in _ASKED_OF_EARLIER and not switches(question)) \
                     or excepts(question) or self._compares_earlier(question, reading, topic, prev_intent):
                 in_scope, reason = True, "follow-up"
         if not ctx.is_followup and users and as_followup is None and (
@@ -439,7 +443,8 @@ class Answerer:
             act = focus.act = "verdict"
             reading.claim, reading.claim_cued = cued, True
             stated = self.leads.claims[cued]
-            if stated.by_cue and stated.topic is not None and intent is Intent.scenario and not complaint:
+            if stated.by_cue and stated.topic is not None and intent is Intent.scenario and (
+                    not complaint or stated.over_story):
                 # a claim about the gap in general, in symptom words and no site or customer of a story ("sim2real失败基本都是
                 # 传感器的锅吧？" got the sensor-swap walkthrough and "是的"): the claim's own material answers it
                 intent = stated.topic
@@ -1020,9 +1025,11 @@ class Answerer:
                       for line in self._closest(plan, ledger, lang, [self.card.chunk(x)], 1, alone=True, also=says).splitlines()]
             # then the closest retrieved sentences
             rest = [self.tutor.chunks[r.idx] for r in plan.ranked if self.tutor.chunks[r.idx].anchor not in parts]
+            # (two lines of the kind's own or the named part's say it: a retrieved third was filler, "Build the
+            # virtual robot body" after the fine-tuning line, blind 35 b35en-021)
             found = sum(1 for x in lines if x[0].strip())
             lines += [(line, None, False) for line in self._closest(
-                plan, ledger, lang, rest, max(2, a.closest_sentences) if not found else 1 if found < a.missing_lines else 0,
+                plan, ledger, lang, rest, max(2, a.closest_sentences) if not found else 1 if found < 2 else 0,
                 alone=True, also=says).splitlines()]
             # the named part's lines lead, its 'says' first: the general ones after (blind 33 b33-049, b33en-023,
             # b33en-024 put the fine-tuning or randomization line last)

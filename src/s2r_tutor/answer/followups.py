@@ -27,6 +27,7 @@ class FollowupRules:
     ordinals: tuple[tuple[re.Pattern[str], int], ...]
     except_: re.Pattern[str]        # "besides X": the rest of the list, not X
     continuation: re.Pattern[str]   # "再具体说说", "go on": asks more of the earlier topic
+    switch: re.Pattern[str]         # "btw", "顺便问下": the turn announces a subject of its own
 
 
 def parse_followups(data: dict) -> FollowupRules:
@@ -47,12 +48,18 @@ def parse_followups(data: dict) -> FollowupRules:
         ords.append((rd.compile_list(_FILE, f"ordinals[{i}]", alts), o["n"]))
     return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords),
                          rd.compile_list(_FILE, "except", data.get("except")),
-                         rd.compile_list(_FILE, "continuation", data.get("continuation")))
+                         rd.compile_list(_FILE, "continuation", data.get("continuation")),
+                         rd.compile_list(_FILE, "switch", data.get("switch")))
 
 
 def continues(question: str) -> bool:
     """"再具体说说" / "go on": the turn asks for more of the earlier topic, whatever its own words."""
     return bool(followup_rules().continuation.search(fold(question)))
+
+
+def switches(question: str) -> bool:
+    """"btw, …" / "顺便问下…": the turn announces a new subject, whatever act it reads."""
+    return bool(followup_rules().switch.search(fold(question)))
 
 
 def excepts(question: str) -> bool:

@@ -40,6 +40,9 @@ class Claim:
     # part's topic ("is matching the mass enough?" read body-params, "Yes, the card says so") or, alone, a
     # neighbouring claim's questions (perfect-sim's)
     by_cue: bool = False
+    # a by_cue claim asked inside a told story still answers it ("客户现场效果差，我是不是得先问清楚他们用的哪种算法？"
+    # is no question about the site's gap: blind 35 b35-008 got the story's 「是的，这属于 Reality Gap」)
+    over_story: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,9 +176,14 @@ class Leads:
             self.claims[cid] = Claim(_refs(f"claims.{cid}", c.get("lead")), c.get("verdict"),
                                      Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")),
                                      holds, _pattern(f"claims.{cid}.other_cue", c.get("other_cue")),
-                                     _pattern(f"claims.{cid}.subject", c.get("subject")), c.get("by_cue") is True)
+                                     _pattern(f"claims.{cid}.subject", c.get("subject")), c.get("by_cue") is True,
+                                     c.get("over_story") is True)
             if c.get("by_cue") not in (None, True, False) or (c.get("by_cue") and self.claims[cid].cue is None):
                 raise AnswerDataError(f"data/leads.json claims.{cid}: 'by_cue' must be true or false, with a 'cue'")
+            if c.get("over_story") not in (None, True, False) or (c.get("over_story") and not (
+                    c.get("by_cue") and self.claims[cid].topic is not None)):
+                raise AnswerDataError(f"data/leads.json claims.{cid}: 'over_story' must be true or false, on a "
+                                      "by_cue claim with a 'topic'")
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
         self.reported = _pattern("reported_speech", data.get("reported_speech"))
         if self.reported is not None and "said" not in self.reported.groupindex:

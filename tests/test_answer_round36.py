@@ -148,3 +148,14 @@ def test_a_long_turn_on_another_subject_is_no_follow_up(tutor):
     # a short turn that leans on the earlier one still follows it
     b = tutor.ask("how would I put that to a client?", RL_TURN)
     assert not b.refused and b.intent == "rl_vs_sim2real", b.answer
+
+
+TWO_REASONS = [Turn(role="user", content="说说机器人为啥要在仿真里先练"),
+               Turn(role="assistant", content="两个原因：一是成本，真机训练会磨损设备、占场地；二是安全，摔倒碰撞不能在真机上反复试。")]
+
+
+def test_just_those_two_asks_for_the_rest_of_the_list(tutor):
+    assert not copied({TWO_REASONS[0].content})
+    a = tutor.ask("只有这两条吗？还有没有", TWO_REASONS)
+    assert not a.refused, a.answer
+    assert [c.chunk_id.partition("#")[2] for c in a.citations] == ["why-simulation-scale", "why-simulation-control"], a.answer

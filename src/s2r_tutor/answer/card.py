@@ -115,8 +115,7 @@ class Writer:
             return ""
         if label and body.startswith(label):  # "场景：场景：…", "因此：因此工程师…": the sentence says it
             label = ""
-        label = label.rstrip("？?")  # a heading asked as a question labels its line without "？："
-
+        label = as_label(label)
         if label:
             self.ledger.frame(f"**{label}**")
             return f"{prefix}**{label}**：{body}" if self.lang == "zh" else f"{prefix}**{label}**: {body}"
@@ -136,6 +135,12 @@ class Writer:
         head = unnumber(head)  # "05 真机验证仍然不可避免": the item's words
         line = self.bullet(anchor, head, *items, label=label, sep="、")
         return line.replace(f"{head}、", f"{head}：", 1) if items else line  # the card's own pieces (as _aspect)
+
+
+def as_label(heading: str) -> str:
+    """A section heading used as a line's label: a heading asked as a question labels without its "？"
+    (「**解决方案人员什么时候要想到 Sim2Real**：」, not 「…Sim2Real**？：」)."""
+    return heading.strip().rstrip("？?")
 
 
 def lines(*items: str) -> str:

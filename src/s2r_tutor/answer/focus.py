@@ -83,9 +83,9 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, una
         # one side of a contrast the card lists ("真实环境：…") never leads without the other ("仿真环境：…"): the
         # whole run of labelled items comes, in card order, where the first of them stood
         chunk = w.card.chunk(anchor)
-        for x in list(sents):
-            run = _side_run(chunk.text, x) if chunk is not None else []
-            if whole_sides and len(run) >= 2 and any(y not in sents for y in run):
+        for x in list(sents) if whole_sides and chunk is not None else ():
+            run = _side_run(chunk.text, x)
+            if len(run) >= 2 and any(y not in sents for y in run):
                 at = min(sents.index(y) for y in run if y in sents)
                 rest = [y for y in sents if y not in run]
                 sents[:] = rest[:at] + run + rest[at:]
@@ -101,7 +101,7 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, una
             else:
                 runs.append((head, [x]))
         for head, run in runs:
-            labelled = [x for x in run if chunk is not None and _SIDE.match(x) and f"- {x}" in chunk.text]
+            labelled = [x for x in run if chunk is not None and _side_run(chunk.text, x)]
             if len(labelled) >= 2:
                 # two labelled list items ("仿真环境：…" / "真实环境：…") are two sides: one line each, as the card
                 # lists them (blind 34 b34-017 asked for two columns and got them run together on one line)

@@ -20,7 +20,7 @@ from typing import Callable
 from ..retrieval.glossary import zh_terms_for
 from ..models import Chunk
 from ..text import sentences
-from .card import unnumber
+from .card import as_label, unnumber
 from .grounding import Ledger
 
 MAX_SECTIONS = 3
@@ -94,7 +94,7 @@ def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lan
             ledger.cite(chunk, sp)
         tail = ledger.cite(chunk, spans[-1])
         body = " ".join(spans[:-1] + [tail])
-        heading = chunk.section.split(" > ")[-1].strip().rstrip("？?")  # a label, not a question
+        heading = as_label(chunk.section.split(" > ")[-1])
         if heading:
             ledger.frame(f"**{heading}**")
             points.append(f"- **{heading}**{'：' if lang == 'zh' else ': '}{body}")

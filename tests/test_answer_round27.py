@@ -180,8 +180,8 @@ def test_typical_customer_complaints_are_the_cards_customer_quotes(tutor):
     assert a.act == "example" and a.citations[0].chunk_id.startswith("04-08#scenario-"), (a.act, a.answer)
 
 
-@pytest.mark.parametrize("question", [WM_FOR_CUSTOMER, pytest.param(WM_FOR_CUSTOMER_MISSED, marks=pytest.mark.xfail(
-    strict=True, reason="'对客户' reads as a topic of its own (a phrase rule): the world model is not inherited"))])
+# (round 37: "对客户…说" is no longer read as the customer saying something, so the world model is inherited)
+@pytest.mark.parametrize("question", [WM_FOR_CUSTOMER, WM_FOR_CUSTOMER_MISSED])
 def test_a_customer_line_after_a_world_model_turn_is_the_world_models_own(tutor, question):
     a = tutor.ask(question, history=WM_TURN)
     assert "世界模型关注" in a.answer and "同一套算法" not in a.answer, a.answer

@@ -1,7 +1,7 @@
 """Round 31 (issue 14/17), built on blind set 29 as a dev set. A claim someone else states without quotation marks
 ("老板说 把仿真做精细点就不存在sim2real问题了 我觉得不太对？") is read on its own, like a quoted yes/no, and answered
 with the verdict on it (leads.json `reported_speech`). A camera mounted on a robot's back is a payload story, not an
-off-card question: two labelled stories, which do not yet carry every wording (a strict xfail below). Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
+off-card question: two labelled stories, which did not carry every wording until round 37 raised the story bar. Wordings of our own: none is in data/acts.jsonl or a docs/blind* set (checked below)."""
 
 from __future__ import annotations
 
@@ -41,8 +41,7 @@ def test_reported_speech_must_name_what_was_said(tutor):
         Leads(answerer.card, json.dumps(data, ensure_ascii=False))
 
 
-@pytest.mark.xfail(strict=True, reason="two labelled stories of a camera mounted on the back rescued blind 29's b29-019, "
-                   "but this wording's out-of-scope vote is 0.12, at the story bar (story_max_oos): still declined")
+# (its out-of-scope vote is 0.12: declined until round 37 raised the story bar, story_max_oos, from 0.12 to 0.2)
 def test_a_camera_mounted_on_the_back_is_a_story_not_a_refusal(tutor):
     a = tutor.ask(STORY)
     assert not a.refused and a.intent == "scenario", (a.intent, a.answer)

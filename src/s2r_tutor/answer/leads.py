@@ -185,6 +185,12 @@ class Leads:
                 raise AnswerDataError(f"data/leads.json claims.{cid}: 'over_story' must be true or false, on a "
                                       "by_cue claim with a 'topic'")
         self.yes_no = _pattern("yes_no_shape", data.get("yes_no_shape"))
+        wh = data.get("wh_shape") or {}
+        if not isinstance(wh, dict):
+            raise AnswerDataError("data/leads.json wh_shape: needs 'pattern' and 'unless'")
+        self.sim_fault = _pattern("sim_fault", data.get("sim_fault"))
+        self.wh = _pattern("wh_shape.pattern", wh.get("pattern"))
+        self.wh_unless = _pattern("wh_shape.unless", wh.get("unless"))
         self.reported = _pattern("reported_speech", data.get("reported_speech"))
         if self.reported is not None and "said" not in self.reported.groupindex:
             raise AnswerDataError("data/leads.json reported_speech: needs a named group 'said' (what was said)")
@@ -434,6 +440,12 @@ class Leads:
                 out.append((m.start(), anchor))
         return sorted(out)
 
+    def wh_only(self, question: str) -> bool:
+        """`question` (folded) asks for content ("还跟哪些硬件有关", "what should I watch for") and nothing in it
+        asks a yes/no (wh_shape.unless, yes_no_shape)."""
+        return (self.wh is not None and bool(self.wh.search(question)) and not self.yes_no_shaped(question)
+                and not (self.wh_unless is not None and self.wh_unless.search(question)))
+
     def yes_no_shaped(self, question: str) -> bool:
         """`question` (folded) has the yes/no shape (yes_no_shape: "…吧", "…对不对", "is it …?")."""
         return self.yes_no is not None and bool(self.yes_no.search(question))
@@ -452,6 +464,19 @@ class Leads:
         # sim-useless the other way round)
         hits = [cid for cid, c in self.claims.items()
                 if any(p is not None and p.search(question) for p in (c.cue, c.other_cue if c.by_cue else None))
+                and (c.subject is None or c.subject.search(question))]
+        return hits[0] if len(hits) == 1 else None
+
+    def without_sim_faults(self, question: str) -> str:
+        """`question` (folded) without what it says of the simulation itself ("仿真又不准"): no robot's symptom."""
+        return self.sim_fault.sub("", question) if self.sim_fault is not None else question
+
+    def stated_claim(self, question: str) -> str | None:
+        """The misconception a customer's words state, asked or not ("客户说仿真又不准，搞仿真还有什么意义"): the one
+        `over_story` claim whose own cue (not its other side) the question uses. A rhetorical question has no yes/no
+        shape, so cued_claim never reads it."""
+        hits = [cid for cid, c in self.claims.items()
+                if c.by_cue and c.over_story and c.cue is not None and c.cue.search(question)
                 and (c.subject is None or c.subject.search(question))]
         return hits[0] if len(hits) == 1 else None
 

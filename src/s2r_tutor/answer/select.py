@@ -139,7 +139,7 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
                     lead_first: bool = False, bare_lead: bool = False,
                     repeated: Callable[[str], bool] | None = None,
                     announced: Callable[[str], int | None] | None = None, whole_list: bool = False,
-                    lead_own: float | None = None, whole_counted: bool = True) -> str:
+                    lead_own: float | None = None, whole_counted: bool = True, tables: bool = True) -> str:
     """`lead` first, then the body's most relevant cited lines (`relevance(line)`, best first) while
     the answer stays within `budget`, shown in the body's order; a line's unmarked heading travels
     with it; lines the lead or the previous answer already say are skipped; a line citing one of the
@@ -160,7 +160,8 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
     `whole_counted`: a list under a heading that counts it ("卡片给出四类原因：") is the answer (why, how, an
     overview): kept whole like a list the lead announces. Otherwise (one point asked: an example, a verdict) it
     is kept whole or not at all, within the budget. A lead that is one of its items keeps its place; the rest
-    of the list stays together, without the heading whose count it no longer matches."""
+    of the list stays together, without the heading whose count it no longer matches. `tables`: a table is kept
+    over the budget like a must line; False for a one-line ask, where the lead is the answer (round 37)."""
     said = core(lead)
     before = core(previous)
     # (by line too: a verdict line over one line per side, "不是一回事，各自的作用是：" then "- …依赖。 [1]")
@@ -278,7 +279,7 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
             continue
         idx, line = groups[g]
         # a line written for the question, a story's point, a table or a must line is kept over the budget
-        forced = always[g] or table[g] or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
+        forced = always[g] or (table[g] and tables) or bool(must and set(f"[{m}]" for m in _MARK.findall(us[line].text)) & must)
         if floor is not None and own[g] is not None and own[g] < best_own - floor and not forced:
             continue
         c = core(us[line].text)

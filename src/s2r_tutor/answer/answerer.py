@@ -26,12 +26,13 @@ from .acts import (
     load_needs,
     load_unless,
 )
-from .card import CardView, Writer, unnumber, unquote
+from .card import NUMBERED, CardView, Writer, unnumber, unquote
 from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
 from .focus import Focus, assemble, drop_orphan_headings, lead_block
 from .followups import (
+    ITEM_ANCHORS,
     ITEM_INTENTS,
     ORDINAL_LISTS,
     context_for,
@@ -40,6 +41,7 @@ from .followups import (
     focus_for,
     follow_up_of,
     is_short,
+    list_shown,
     mention_order,
     ordinal,
     rest_of_list,
@@ -238,8 +240,16 @@ class Answerer:
         prev_intent, topic, story_vector = None, None, None
         if ctx.is_followup:
             prev_intent, topic = self._intent_of(ctx.previous, ctx.before, 1)
-            if (not rule_scores(ctx.previous) or (prev_intent is Intent.scenario and self.acts.cue_acts(question) & _CONCEPT_FOLLOWUPS
-                                                   and not self._story_alone(ctx.previous))) \
+            # an ordinal into a list the earlier question's topic has none of points into the list the answer showed
+            # ("and the third one?" after "how do you close the sim to real gap" answered with the four methods; blind
+            # 36 b36en-028 got the reality gap again)
+            shown = (list_shown(history[-1].content) if ordinal(question) is not None and history
+                     and history[-1].role == "assistant" and not ORDINAL_LISTS.get(prev_intent)
+                     and prev_intent not in ITEM_INTENTS else None)
+            if shown is not None:
+                prev_intent = shown
+            elif (not rule_scores(ctx.previous) or (prev_intent is Intent.scenario and self.acts.cue_acts(question) & _CONCEPT_FOLLOWUPS
+                                                     and not self._story_alone(ctx.previous))) \
                     and (said := self._said_intent(history, ctx.previous)) is not None and said is not Intent.scenario:
                 # no phrase rule names the earlier question's topic ("why would a robot walk fine in sim and then
                 # fall over in real life?" read as the definition): the answer it got says what was talked about
@@ -478,10 +488,11 @@ class Answerer:
             # the claim's verdict and the card's point, not a story's diagnosis (blind 35, round 37)
             cued = self.leads.stated_claim(q)
         if cued is not None and reading.claim not in (None, cued) \
-                and not self.leads.claims[cued].by_cue:
+                and not self.leads.claims[cued].by_cue and not self.leads.names_by_cue(reading.claim, q):
             # the neighbours read a closer claim ("有了数据校准就能跳过真机测试吧" is data-replaces, though
             # 跳过真机 is a direct-deploy cue): the cue only names a claim the neighbours left unread — unless
-            # it is a `by_cue` claim (data/leads.json), whose cue is more specific than any neighbour
+            # it is a `by_cue` claim (data/leads.json), whose cue is more specific than any neighbour, or the
+            # neighbours' claim is named by its cue inside the cued one's words (copy in "a perfect copy of reality")
             cued = None
         if cued is not None:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
@@ -968,6 +979,15 @@ class Answerer:
         order = [a for a in plan.focus.order if a in anchors]
         return order if len(order) == 2 else sorted(anchors)
 
+    def _pointed_item(self, plan: Plan) -> tuple[str, str] | None:
+        """(anchor, phrase) of the numbered card item an ordinal follow-up points at ("最后一条", "the third one" after
+        the difficulties), or None."""
+        anchor = ITEM_ANCHORS.get(plan.intent)
+        if plan.focus.item is None or anchor is None:
+            return None
+        items = [unnumber(x) for x in self.card.sents(anchor) if NUMBERED.match(x)]
+        return (anchor, items[plan.focus.item - 1]) if 1 <= plan.focus.item <= len(items) else None
+
     def _fixed_lead_fits(self, plan: Plan, claim, tabled):
         """(claim, tabled) with each kept only when its best sentence's cosine to the question is within
         lead_fixed_margin of the lead picked by score from the top sections alone: a neighbour's claim or
@@ -1066,6 +1086,7 @@ class Answerer:
         ledger = Ledger()
         generic = plan.generic if generic is None else generic
         lead = ""
+        turned = False  # the lead answered the other side of the claim the plan read (_claim_lead)
         form = self.forms.read(plan.asked)  # "三点就好", "别超过30字", "write the email" (data/forms.json)
         asks_one_line = self.leads.one_line is not None and bool(self.leads.one_line.search(fold(plan.asked)))
         if (plan.act in a.searched_part_acts and plan.intent.value in a.searched_part_topics
@@ -1156,6 +1177,12 @@ class Answerer:
             tabled = self.leads.lead(plan.intent, plan.act, keys) \
                 if (self.leads.table_leads(plan.intent, plan.act) or self._whole_list_why(plan)) \
                 and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
+            pointed = self._pointed_item(plan) if claim is None else None
+            if pointed is not None:
+                # "最后一条啥意思" after the list of difficulties: the item pointed at leads, said again though the
+                # answer before listed it, and the topic's own sentence after it explains it (blind 36 b36-058 got
+                # the topic's sentence alone, the item never named)
+                tabled = (pointed, *(r for r in tabled if r != pointed))
             table_ok = True
             side_heads: list[str] = []
             if claim is not None or tabled:
@@ -1178,6 +1205,8 @@ class Answerer:
                                                      or not scored & {a for a, _ in tabled}) else ()
                 claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
                 tabled = tabled or followed
+                if pointed is not None:
+                    tabled = (pointed, *(r for r in tabled if r != pointed))
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
             analogy = (self.leads.analogy_lead(fold(plan.asked), plan.intent) if claim is None and plan.intent is not Intent.scenario
                        and plan.act not in ("verdict", "compare", "not_in_card") else ())
@@ -1214,7 +1243,15 @@ class Answerer:
                                  for refs, name in zip(pros_cons, self.leads.pros_cons_labels[lang]))
             elif claim is not None:
                 refs, line = self._claim_lead(plan, claim, lang)
+                # the reader stated the claim's other side ("换个机型可能就不好使了，对吧"): 「是的。」, and the body's own
+                # verdict for the claim (the card's 「不是。」 under the robot body) would contradict it
+                turned = line in _POLARITY[lang].values() and line != (claim.verdict or {}).get(lang)
                 fresh = self._unsaid(plan, refs, keep=False)
+                if plan.previous_answer and plan.act == "customer_reply" and refs and fresh != refs:
+                    # the claim's point was said: the table's customer sentences for the topic, not the claim's
+                    # leftover ("Sim2Real：服务的不只限于强化学习" alone answered "这个跟客户怎么讲比较好懂" after RL vs
+                    # Sim2Real, blind 36 b36-056, b36en-029)
+                    fresh = ()
                 if not fresh and plan.previous_answer:
                     # the claim's sentences were all said by the answer before: a follow-up asking how to put it
                     # to a customer gets the table's sentence for its act instead (blind 13 b13-064) — the one for
@@ -1230,6 +1267,8 @@ class Answerer:
                 # (a simpler wording may say again what the answer before said: it is the same point, plainer;
                 # half of a two-sided plain line read as one side only, b22-045)
                 fresh = tabled if analogy or plan.act == "simpler" else self._unsaid(plan, tabled, keep=False)
+                if pointed is not None:
+                    fresh = (pointed, *(r for r in fresh if r != pointed))
                 # an example asked again after the card's example was given ("鲁棒策略是啥" → "举个现场的例子呗"):
                 # the card has no other, and says so before giving it again (blind 16 b16en-022, 17 b17-042,
                 # 22 b22-049 repeated it silently)
@@ -1304,6 +1343,8 @@ class Answerer:
                     focus = replace(focus, anchors=one)
             if form.letter:
                 focus = replace(focus, letter=True)
+            if turned:
+                focus = replace(focus, claim=None)
             values = BUILDERS[topic](writer, focus)
             body = template.render(**values)
             if plan.act == "customer_reply":
@@ -1520,6 +1561,10 @@ class Answerer:
                 and self.leads.subject_negated(self.leads.claims[cid], asked):
             # a negation before the claim's subject asks its other side ("不用强化学习也能做sim2real吗" of
             # "sim2real is only for RL": 「是的。」, not the claim's 「不是。」; blind 23 b23-037)
+            turned = [(cid, self.leads.claims[cid])]
+        if len(turned) > 1 and cid in dict(turned):
+            # one statement turning two claims round ("the goal is not a perfect copy of reality": copy and
+            # perfect-sim): the one the plan read
             turned = [(cid, self.leads.claims[cid])]
         if len(turned) == 1:
             cid, other = turned[0]

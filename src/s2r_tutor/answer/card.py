@@ -10,6 +10,7 @@ from ..text import sentences
 from .grounding import Ledger
 
 _NUMBERING = re.compile(r"^\d+\s*[·.、]?\s*")
+NUMBERED = re.compile(r"^\d+\s")  # an item of a numbered list in the card ("05 真机验证仍然不可避免")
 
 
 _TERM_CHARS = 6  # a list whose middle item is shorter than this enumerates terms ("本体重量", "减速器")

@@ -18,6 +18,7 @@ from .lexicon import fold
 _FILE = "followups.json"
 ORDINAL_LISTS: dict[Intent, list[str]] = {Intent.methods: METHOD_ANCHORS, Intent.why_simulation: ASPECT_ANCHORS}
 ITEM_INTENTS = {Intent.why_hard}
+ITEM_ANCHORS = {Intent.why_hard: "why-hard"}  # the section whose numbered items an ordinal points into
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,15 @@ def focus_for(question: str, intent: Intent) -> Focus:
 def _named(folded: str) -> set[str]:
     """The parts (focus_terms anchors) a folded text names."""
     return {anchor for pat, anchor in followup_rules().focus_terms if pat.search(folded)}
+
+
+def list_shown(answer: str) -> Intent | None:
+    """The topic whose list an answer shows, by the parts it names (two or more of the four methods): what an
+    ordinal after it ("and the third one?") points into, whatever the question before it was read as."""
+    said = _named(fold(answer))
+    counts = {intent: len(said & set(parts)) for intent, parts in ORDINAL_LISTS.items()}
+    best = max(counts, key=counts.__getitem__, default=None)
+    return best if best is not None and counts[best] >= 2 else None
 
 
 def rest_of_list(question: str, previous_answer: str, intent: Intent) -> Focus | None:

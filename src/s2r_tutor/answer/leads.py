@@ -450,6 +450,11 @@ class Leads:
         """`question` (folded) has the yes/no shape (yes_no_shape: "…吧", "…对不对", "is it …?")."""
         return self.yes_no is not None and bool(self.yes_no.search(question))
 
+    def names_by_cue(self, cid: str, question: str) -> bool:
+        """Claim `cid`'s own cue words are in `question` (folded)."""
+        c = self.claims.get(cid)
+        return c is not None and c.cue is not None and bool(c.cue.search(question))
+
     def cued_claim(self, question: str) -> str | None:
         """The misconception a yes/no question states in so many words ("…就是走个流程吧", "…copying the
         model onto the robot, right?"): its claim, whatever the neighbours vote (blind 10 b10-061 read `how`
@@ -462,10 +467,15 @@ class Leads:
         # 「可以：强化学习和 Sim2Real 不是一回事」 (blind 30 b30-059, graded 0)
         # (a by_cue claim's other side in its own words too: "is there any value left in simulation" asks
         # sim-useless the other way round)
-        hits = [cid for cid, c in self.claims.items()
-                if any(p is not None and p.search(question) for p in (c.cue, c.other_cue if c.by_cue else None))
-                and (c.subject is None or c.subject.search(question))]
-        return hits[0] if len(hits) == 1 else None
+        spans = {cid: m.span() for cid, c in self.claims.items()
+                 for p in (c.cue, c.other_cue)
+                 if p is not None and (m := p.search(question)) and (c.subject is None or c.subject.search(question))}
+        if len(spans) > 1:
+            # two claims' cues on one phrase: the one whose words hold the other's ("a perfect copy of reality" is
+            # perfect-sim, not copy; blind 36 b36en-013) — otherwise none
+            wide = [cid for cid, (a, b) in spans.items() if all(a <= x and y <= b for x, y in spans.values())]
+            return wide[0] if len(wide) == 1 else None
+        return next(iter(spans), None)
 
     def without_sim_faults(self, question: str) -> str:
         """`question` (folded) without what it says of the simulation itself ("仿真又不准"): no robot's symptom."""

@@ -94,3 +94,32 @@ def test_an_ordinal_picks_from_the_list_the_answer_showed(tutor):
 def test_not_a_perfect_copy_is_told_yes(tutor):
     a = tutor.ask(NOT_A_COPY)
     assert a.answer.startswith("**Yes.**"), a.answer
+
+
+# after blind 37 (dev): an ordinal follow-up in any words, a story's "which of the methods" in English, an example of the
+# gap asked again after its causes were said
+LAST_AGAIN = "最后那个是指啥"
+WHICH_EN = "our camera-guided cart does fine at night but misreads shelves when the afternoon sun comes in. which of the card's methods suits this?"
+GAP_TURN_ZH = [Turn(role="user", content="仿真里能跑真机上为啥就不行"),
+               Turn(role="assistant", content="仿真只是近似：摩擦系数可能不准，电机有延迟和间隙，传感器有噪声，地面不平，这就是 Reality Gap。")]
+ANOTHER_EXAMPLE = "有没有例子"
+
+
+def test_after_blind37_wordings_are_our_own():
+    assert not copied({LAST_AGAIN, WHICH_EN, ANOTHER_EXAMPLE})
+
+
+def test_an_ordinal_in_any_words_is_a_follow_up(tutor):
+    a = tutor.ask(LAST_AGAIN, HARD_TURN)
+    assert not a.refused and a.answer.startswith("真机验证仍然不可避免"), a.answer
+
+
+def test_which_of_the_methods_in_an_english_story_leads_with_the_method(tutor):
+    a = tutor.ask(WHICH_EN)
+    assert a.intent == "scenario" and a.answer.startswith("**The method the card ties to it:**"), a.answer
+
+
+def test_an_example_of_the_gap_after_its_causes_is_the_customer_scene(tutor):
+    a = tutor.ask(ANOTHER_EXAMPLE, GAP_TURN_ZH)
+    assert "实验室里走得很好" in a.answer.split("\n")[0], a.answer  # the card's customer scene, not "no other example"
+    assert "没有更具体的例子" not in a.answer, a.answer

@@ -26,7 +26,7 @@ from .acts import (
     load_needs,
     load_unless,
 )
-from .card import NUMBERED, CardView, Writer, unnumber, unquote
+from .card import CardView, Writer, unnumber, unquote
 from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
@@ -985,13 +985,14 @@ class Answerer:
         anchor = ITEM_ANCHORS.get(plan.intent)
         if plan.focus.item is None or anchor is None:
             return None
-        items = [unnumber(x) for x in self.card.sents(anchor) if NUMBERED.match(x)]
+        items = [unnumber(x) for x in self.card.items(anchor)]
         return (anchor, items[plan.focus.item - 1]) if 1 <= plan.focus.item <= len(items) else None
 
-    def _fixed_lead_fits(self, plan: Plan, claim, tabled):
+    def _fixed_lead_fits(self, plan: Plan, claim, tabled, short: bool):
         """(claim, tabled) with each kept only when its best sentence's cosine to the question is within
         lead_fixed_margin of the lead picked by score from the top sections alone: a neighbour's claim or
-        a topic's table sentence about something else ("越不准确" after a world-model question) does not lead."""
+        a topic's table sentence about something else ("越不准确" after a world-model question) does not lead.
+        `short`: the question caps its form (one line, N points, a length: compose reads it once)."""
         picked = self.pick_lead(plan, table=False)
         if not picked:
             return claim, tabled
@@ -1010,9 +1011,6 @@ class Answerer:
         # sure of: the sentence leads, however the reader's other words score ("sim2real为啥这么难搞，搞了这么多年还是老
         # 出问题" led with items 04 and 05 of the difficulties, blind 35 b35-033)
         # (not a one-liner or a capped length: "一句话说清为啥难，别超过30字" keeps the short line that fits)
-        shape = self.forms.read(plan.asked)
-        short = (self.leads.one_line is not None and bool(self.leads.one_line.search(fold(plan.asked)))) \
-            or bool(shape.chars or shape.count or shape.brief)
         sure = sure or ((plan.intent.value, plan.act) in self.leads.table_first and not plan.previous_answer
                         and not plan.focus.anchors and not short and plan.reading is not None
                         and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
@@ -1203,7 +1201,8 @@ class Answerer:
                     # section's plain row (body parameters) is then another subject, not a simpler wording
                     followed = tabled if scored and (plan.act == "example"
                                                      or not scored & {a for a, _ in tabled}) else ()
-                claim, tabled = self._fixed_lead_fits(plan, claim, tabled)
+                claim, tabled = self._fixed_lead_fits(plan, claim, tabled,
+                                                      asks_one_line or bool(form.chars or form.count or form.brief))
                 tabled = tabled or followed
                 if pointed is not None:
                     tabled = (pointed, *(r for r in tabled if r != pointed))

@@ -10,7 +10,7 @@ from ..text import sentences
 from .grounding import Ledger
 
 _NUMBERING = re.compile(r"^\d+\s*[·.、]?\s*")
-NUMBERED = re.compile(r"^\d+\s")  # an item of a numbered list in the card ("05 真机验证仍然不可避免")
+_NUMBERED = re.compile(r"^\d+\s")  # an item of a numbered list in the card ("05 真机验证仍然不可避免")
 
 
 _TERM_CHARS = 6  # a list whose middle item is shorter than this enumerates terms ("本体重量", "减速器")
@@ -34,6 +34,10 @@ class CardView:
     def sents(self, anchor: str) -> list[str]:
         c = self.chunk(anchor)
         return sentences(c.text) if c else []
+
+    def items(self, anchor: str) -> list[str]:
+        """The numbered items of a section, numbers kept ("01 真实世界无法被完全模拟", ...): what an ordinal points into."""
+        return [x for x in self.sents(anchor) if _NUMBERED.match(x)]
 
     def heading(self, anchor: str) -> str:
         c = self.chunk(anchor)

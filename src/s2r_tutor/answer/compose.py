@@ -10,7 +10,7 @@ import re
 from typing import Callable
 
 from ..models import Intent
-from .card import NUMBERED, Writer, lines, unnumber
+from .card import Writer, lines, unnumber
 from .focus import Focus
 from .labels import CAUSE_LABELS, label
 from .scenarios import build_scenario
@@ -80,7 +80,7 @@ def _chain(w: Writer, anchor: str, start: int = 0, stop: int | None = None) -> s
 
 
 def _loop(w: Writer, f: Focus) -> dict[str, str]:
-    steps = [s for s in w.card.sents("plain-language") if NUMBERED.match(s)]
+    steps = w.card.items("plain-language")
     practice = w.bullet("plain-language", *[unnumber(s) for s in steps], sep=" → ") if steps else ""
     return {"steps": _chain(w, "system-loop"), "practice": practice,
             "closing": w.bullet("plain-language", w.sentence("plain-language", "真实世界负责检验"))}
@@ -175,7 +175,7 @@ def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
 
 
 def _why_hard(w: Writer, f: Focus) -> dict[str, str]:
-    items = [s for s in w.card.sents("why-hard") if NUMBERED.match(s)]
+    items = w.card.items("why-hard")
     if f.item and 1 <= f.item <= len(items):
         items = [items[f.item - 1]]
     return {"points": lines(*[w.bullet("why-hard", unnumber(s)) for s in items]),
@@ -183,7 +183,7 @@ def _why_hard(w: Writer, f: Focus) -> dict[str, str]:
 
 
 def _quick_memory(w: Writer, f: Focus) -> dict[str, str]:
-    items = [s for s in w.card.sents("quick-memory") if NUMBERED.match(s)]
+    items = w.card.items("quick-memory")
     notes = w.bullet("notes", *w.card.sents("notes"), sep=" ") if "notes" in f.anchors else ""
     return {"points": lines(notes, *[w.bullet("quick-memory", s) for s in items]),
             "core": lines(w.bullet("quick-memory", w.sentence("quick-memory", "核心")),

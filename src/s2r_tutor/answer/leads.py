@@ -458,15 +458,15 @@ class Leads:
     def cued_claim(self, question: str) -> str | None:
         """The misconception a yes/no question states in so many words ("…就是走个流程吧", "…copying the
         model onto the robot, right?"): its claim, whatever the neighbours vote (blind 10 b10-061 read `how`
-        and led with an RL sentence). None unless the question has the yes/no shape and exactly one claim's
-        cue matches."""
+        and led with an RL sentence). None unless the question has the yes/no shape and one claim's cue or
+        other_cue matches, or the words one claim matches hold every other claim's."""
         if not self.yes_no_shaped(question):
             return None
         # a claim about a subject the question never names is not its claim, cue or no cue: "合作方说他们仿真做得巨像
         # 所以压根不需要sim2real 靠谱吗" names no RL, and rl-alone's cue (a negation before Sim2Real) answered it
         # 「可以：强化学习和 Sim2Real 不是一回事」 (blind 30 b30-059, graded 0)
-        # (a by_cue claim's other side in its own words too: "is there any value left in simulation" asks
-        # sim-useless the other way round)
+        # (a claim's other side in its own words too: "is there any value left in simulation" asks sim-useless the
+        # other way round, "换到别的机型上可能就不行了，对吧" software-only)
         spans = {cid: m.span() for cid, c in self.claims.items()
                  for p in (c.cue, c.other_cue)
                  if p is not None and (m := p.search(question)) and (c.subject is None or c.subject.search(question))}

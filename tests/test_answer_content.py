@@ -29,7 +29,7 @@ PER_INTENT = [
     ("Sim2Real 怎么缩小差距？", "methods", ["域随机化", "系统辨识", "真机微调", "鲁棒策略"]),
     ("How do you close the sim-to-real gap?", "methods", ["Domain Randomization", "System Identification",
                                                           "Real-world Fine-tuning", "Robust Policy"]),
-    ("Sim2Real 只是一个软件问题吗？", "physical_system", ["不是", "减速器", "世界模型"]),
+    ("Sim2Real 只是一个软件问题吗？", "physical_system", ["不是", "减速器", "越不准确"]),
     ("Is sim2real just a software problem?", "physical_system", ["不是", "电机性能"]),
     ("为什么 Sim2Real 很难？", "why_hard", ["真实世界无法被完全模拟", "真机验证仍然不可避免"]),
     ("Why is Sim2Real hard?", "why_hard", ["本体参数存在误差", "完美复制品"]),

@@ -1389,6 +1389,9 @@ class Answerer:
             if lead and plan.act != "verdict" and asks_one_line:
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
                 budget, must = 0, frozenset()
+            if claim is not None and claim.alone and not turned and lead:
+                # a claim whose verdict and sentences answer it whole (data/leads.json 'alone'): the rest stays in the sources
+                budget, must = 0, frozenset()
             if form.brief or form.chars:
                 # "keep it short" / "别超过30字": the supporting lines get a share of the budget (or the cap), and
                 # no section is forced over it (blind 32 b32-021: two card sentences, ~100 characters, for "30字")

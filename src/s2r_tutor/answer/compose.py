@@ -171,7 +171,10 @@ def _physical_system(w: Writer, f: Focus) -> dict[str, str]:
         return {"verdict": world, "factors": "", "closing": ""}
     # the world-model sentence answers "is a world model the same as Sim2Real?" only: under a hardware
     # question it was padding (blind 8 b8-033, b8-046, b8en-029; blind 9 b9-085, b9en-026)
-    return {"verdict": verdict, "factors": w.bullet("physical-system", *items, sep="、"), "closing": closing}
+    # the card's bare list of factors repeats the body sentence's own (重量、关节结构、电机性能…) and adds the
+    # world-model line: only a list asked for shows it (blind 37 b37-052, b37en-028: padding under a yes/no)
+    factors = w.bullet("physical-system", *items, sep="、") if f.act == "overview" else ""
+    return {"verdict": verdict, "factors": factors, "closing": closing}
 
 
 def _why_hard(w: Writer, f: Focus) -> dict[str, str]:

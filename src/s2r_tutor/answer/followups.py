@@ -14,6 +14,7 @@ from .focus import Focus
 from ..errors import AnswerDataError
 from . import ruledata as rd
 from .lexicon import fold
+from ..retrieval.glossary import everyday_terms
 
 _FILE = "followups.json"
 ORDINAL_LISTS: dict[Intent, list[str]] = {Intent.methods: METHOD_ANCHORS, Intent.why_simulation: ASPECT_ANCHORS}
@@ -82,7 +83,8 @@ def focus_for(question: str, intent: Intent) -> Focus:
     """What `question` singles out; an ordinal picks from the intent's list (methods, aspects, items)."""
     r = followup_rules()
     q = fold(question)
-    anchors = _named(q)
+    # a part named in everyday words ("真机训练贵在哪": 贵 -> 成本) is named as much as in the card's own
+    anchors = _named(q) | _named(fold(" ".join(everyday_terms(question))))
     options = ORDINAL_LISTS.get(intent, [])
     excepted: set[str] = set()
     if r.except_.search(q) and anchors & set(options):

@@ -43,6 +43,9 @@ class Claim:
     # a by_cue claim asked inside a told story still answers it ("客户现场效果差，我是不是得先问清楚他们用的哪种算法？"
     # is no question about the site's gap: blind 35 b35-008 got the story's 「是的，这属于 Reality Gap」)
     over_story: bool = False
+    # the verdict and its lead sentences are the whole answer: the topic's body under them re-explained what was not
+    # asked ("RL 也能直接在真机上练吧" got 都可以 and then both sides of RL vs Sim2Real, blind 37 b37-006, b37en-023)
+    alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,9 @@ class Leads:
                                      Intent(topic) if topic else None, _pattern(f"claims.{cid}.cue", c.get("cue")),
                                      holds, _pattern(f"claims.{cid}.other_cue", c.get("other_cue")),
                                      _pattern(f"claims.{cid}.subject", c.get("subject")), c.get("by_cue") is True,
-                                     c.get("over_story") is True)
+                                     c.get("over_story") is True, c.get("alone") is True)
+            if c.get("alone") not in (None, True, False):
+                raise AnswerDataError(f"data/leads.json claims.{cid}: 'alone' must be true or false")
             if c.get("by_cue") not in (None, True, False) or (c.get("by_cue") and self.claims[cid].cue is None):
                 raise AnswerDataError(f"data/leads.json claims.{cid}: 'by_cue' must be true or false, with a 'cue'")
             if c.get("over_story") not in (None, True, False) or (c.get("over_story") and not (

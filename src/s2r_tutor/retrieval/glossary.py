@@ -88,6 +88,12 @@ def zh_terms_for(text: str) -> list[str]:
     return [t for t in found if t.lower() not in low]
 
 
+def everyday_terms(text: str) -> list[str]:
+    """The card terms `text` names in everyday Chinese only (zh_synonyms: "贵" -> 成本), without the English
+    aliases: what a question's own words point at in the card's vocabulary."""
+    return [zh for word, zh in _load()[1].items() if word in text and zh not in text]
+
+
 def expand_query(text: str) -> str:
     """`text` plus the Chinese terms it names: only for retrieval, never shown to the reader."""
     extra = zh_terms_for(text)

@@ -19,7 +19,9 @@ FACTOR_LIST = "除了算法以外，本体上还有哪些因素会影响迁移�
 WHATS_UP = ["客户反馈他们的机器人在研发楼里走得挺稳，进了车间就总摔，这是啥情况", "机器狗在展厅演示没问题，到了客户户外园区就老跌倒，这是什么情况"]
 RL_WHERE = ["强化学习非得放在仿真里训练吗", "does reinforcement learning always need a simulator to train?"]
 LAG = ["we swapped the joint motors and now the arm reacts late to commands, why", "换完关节电机以后机械臂动作明显滞后，为啥"]
-OURS = [*COST, *OTHER_BODY, SOFTWARE, FACTOR_LIST, *WHATS_UP, *RL_WHERE, *LAG]
+ONE_REASON = ["仿真环境里人为可以设定的训练条件包括哪些", "what does running many simulated robots in parallel buy you?"]
+SAFETY = "为什么说仿真在人员安全方面有帮助"
+OURS = [*COST, *OTHER_BODY, SOFTWARE, FACTOR_LIST, *WHATS_UP, *RL_WHERE, *LAG, *ONE_REASON, SAFETY]
 
 
 def test_these_wordings_are_our_own():
@@ -31,6 +33,19 @@ def test_an_everyday_word_for_cost_singles_out_the_cost_reason(tutor, question):
     a = tutor.ask(question)
     assert a.answer.startswith("**A · 成本**"), a.answer
     assert "B · 安全" not in a.answer and "C · 规模" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", ONE_REASON)
+def test_scale_or_control_asked_alone_is_answered_without_the_walking_scene(tutor, question):
+    a = tutor.ask(question)
+    assert a.answer.startswith(("**D · 可控**", "**C · Scale**")), a.answer
+    assert "场景" not in a.answer and "Scenario" not in a.answer, a.answer
+
+
+def test_safety_asked_alone_keeps_the_walking_scene_as_its_case(tutor):
+    a = tutor.ask(SAFETY)
+    assert a.answer.startswith("**B · 安全**"), a.answer
+    assert "摔几百次" in a.answer, a.answer
 
 
 @pytest.mark.parametrize("question", OTHER_BODY)

@@ -21,7 +21,9 @@ RL_WHERE = ["强化学习非得放在仿真里训练吗", "does reinforcement le
 LAG = ["we swapped the joint motors and now the arm reacts late to commands, why", "换完关节电机以后机械臂动作明显滞后，为啥"]
 ONE_REASON = ["仿真环境里人为可以设定的训练条件包括哪些", "what does running many simulated robots in parallel buy you?"]
 SAFETY = "为什么说仿真在人员安全方面有帮助"
-OURS = [*COST, *OTHER_BODY, SOFTWARE, FACTOR_LIST, *WHATS_UP, *RL_WHERE, *LAG, *ONE_REASON, SAFETY]
+RL_TABLE = ["强化学习跟sim2real到底差在哪，对比着说说", "RL versus sim2real, compare them side by side"]
+RL_ONLY = "sim2real 是强化学习专用的吗"
+OURS = [*RL_TABLE, RL_ONLY, *COST, *OTHER_BODY, SOFTWARE, FACTOR_LIST, *WHATS_UP, *RL_WHERE, *LAG, *ONE_REASON, SAFETY]
 
 
 def test_these_wordings_are_our_own():
@@ -102,3 +104,19 @@ def test_a_claims_alone_flag_is_checked_at_load(tutor):
     assert ok.claims["rl-where"].alone
     with pytest.raises(AnswerDataError, match="claims.rl-where: 'alone'"):
         Leads(card, json.dumps({"claims": {"rl-where": {"lead": [["rl-vs-sim2real", "可以在仿真或真实环境中训练"]], "alone": "yes"}}}))
+
+
+@pytest.mark.parametrize("question", RL_TABLE)
+def test_the_rl_table_pairs_the_cards_own_bullets(tutor, question):
+    a = tutor.ask(question)
+    rows = [ln for ln in a.answer.splitlines() if ln.startswith("|") and not ln.startswith("|---")]
+    assert len(rows) == 4, a.answer  # the head and the card's three bullets per side, side by side
+    assert any(("范围" in r or "Scope" in r) and ("服务的不只限于强化学习" in r or "more than reinforcement learning" in r)
+               for r in rows), a.answer
+    assert "先在虚拟世界练习" not in a.answer and "practice in the virtual world" not in a.answer, a.answer
+
+
+def test_sim2real_only_for_rl_is_answered_by_its_verdict_and_the_relation(tutor):
+    a = tutor.ask(RL_ONLY)
+    assert a.answer.startswith("**不是。**"), a.answer
+    assert "≠" in a.answer and "行动—反馈—奖励" not in a.answer, a.answer

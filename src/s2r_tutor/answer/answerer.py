@@ -1389,8 +1389,10 @@ class Answerer:
             if lead and plan.act != "verdict" and asks_one_line:
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
                 budget, must = 0, frozenset()
-            if claim is not None and claim.alone and not turned and lead:
-                # a claim whose verdict and sentences answer it whole (data/leads.json 'alone'): the rest stays in the sources
+            if claim is not None and claim.alone and lead:
+                # a claim whose verdict and sentences answer it whole (data/leads.json 'alone'): the rest stays in the
+                # sources, on either side ("那不用强化学习还需要sim2real吗" after the two were compared: 「是的。」 and the
+                # card's two sentences, not both sides' bullets again; blind 38 b38-031)
                 budget, must = 0, frozenset()
             if form.brief or form.chars:
                 # "keep it short" / "别超过30字": the supporting lines get a share of the budget (or the cap), and

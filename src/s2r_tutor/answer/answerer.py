@@ -140,6 +140,11 @@ def _subheadings(text: str) -> set[str]:
     return {m.group(1).strip() for m in re.finditer(r"^\s*\*\*([^*\n]+)\*\*\s*$", text, re.M)}
 
 
+def _led_by(ref: tuple[str, str], refs: tuple) -> tuple:
+    """`refs` with `ref` first (once): an ordinal's item leads whatever filter the refs went through."""
+    return (ref, *(r for r in refs if r != ref))
+
+
 class Answerer:
     def __init__(self, tutor, llm: LLM | None = None):
         self.tutor = tutor
@@ -1180,7 +1185,7 @@ class Answerer:
                 # "最后一条啥意思" after the list of difficulties: the item pointed at leads, said again though the
                 # answer before listed it, and the topic's own sentence after it explains it (blind 36 b36-058 got
                 # the topic's sentence alone, the item never named)
-                tabled = (pointed, *(r for r in tabled if r != pointed))
+                tabled = _led_by(pointed, tabled)
             table_ok = True
             side_heads: list[str] = []
             if claim is not None or tabled:
@@ -1205,7 +1210,7 @@ class Answerer:
                                                       asks_one_line or bool(form.chars or form.count or form.brief))
                 tabled = tabled or followed
                 if pointed is not None:
-                    tabled = (pointed, *(r for r in tabled if r != pointed))
+                    tabled = _led_by(pointed, tabled)
                 table_ok = not (fixed and not tabled)  # a table sentence found off-topic gets no prior either
             analogy = (self.leads.analogy_lead(fold(plan.asked), plan.intent) if claim is None and plan.intent is not Intent.scenario
                        and plan.act not in ("verdict", "compare", "not_in_card") else ())
@@ -1267,7 +1272,7 @@ class Answerer:
                 # half of a two-sided plain line read as one side only, b22-045)
                 fresh = tabled if analogy or plan.act == "simpler" else self._unsaid(plan, tabled, keep=False)
                 if pointed is not None:
-                    fresh = (pointed, *(r for r in fresh if r != pointed))
+                    fresh = _led_by(pointed, fresh)
                 # an example asked again after the card's example was given ("鲁棒策略是啥" → "举个现场的例子呗"):
                 # the card has no other, and says so before giving it again (blind 16 b16en-022, 17 b17-042,
                 # 22 b22-049 repeated it silently)

@@ -82,16 +82,14 @@ def zh_terms_for(text: str) -> list[str]:
     for pat, zh in _patterns():
         if zh not in found and pat.search(low):
             found.append(zh)
-    for word, zh in _load()[1].items():
-        if word in text and zh not in found:
-            found.append(zh)
+    found += [zh for zh in everyday_terms(text) if zh not in found]
     return [t for t in found if t.lower() not in low]
 
 
 def everyday_terms(text: str) -> list[str]:
     """The card terms `text` names in everyday Chinese only (zh_synonyms: "贵" -> 成本), without the English
     aliases: what a question's own words point at in the card's vocabulary."""
-    return [zh for word, zh in _load()[1].items() if word in text and zh not in text]
+    return list(dict.fromkeys(zh for word, zh in _load()[1].items() if word in text and zh not in text))
 
 
 def expand_query(text: str) -> str:

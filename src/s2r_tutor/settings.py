@@ -198,6 +198,15 @@ class AnswerSettings(BaseModel):
                                     "claim and vote at least this for the claim's own topic is answered as that claim, "
                                     "not as a customer story (blind 23 b23-057: the safety of failing in simulation; at 0.6 dev b17-008, a cold "
                                     "factory 'is this the gap?', read 0.6 reality_gap and lost its story)")
+    told_topic_ratio: float = Field(2.0, gt=0, description="a told story is not answered as one when its labelled "
+                                    "neighbours vote one of told_topics_over_story, read by the rules and retrieval, at "
+                                    "least this many times the customer-story vote: 'the customer thinks a few falls on "
+                                    "the real robot are fine, why train in simulation' uses a symptom word but asks why "
+                                    "simulation (0.49 against 0.21; blind 38 b38-054 got a reality-gap walkthrough, graded 0)")
+    told_topics_over_story: list[str] = Field(default_factory=lambda: ["why_simulation"], description="see "
+                                              "told_topic_ratio: topics no customer story asks about. Not the robot body "
+                                              "or the gap: a story of one unit of ten is voted physical_system and is "
+                                              "still a story (round 40: with every topic, 25 dev stories lost their walkthrough)")
     claim_standin_vote: float = Field(0.25, ge=0, le=1, description="a claim read after one whose subject the question "
                                       "does not name stands in for it only when the neighbours vote at least this for "
                                       "its topic (blind 24 b24en-021: train-more on a 0.16 reality-gap vote)")

@@ -120,6 +120,7 @@ class Plan:
     fit: Condition | None = None  # a methods question that states a situation the card ties to methods
     own_claims: tuple[str, ...] | None = None  # a follow-up's claims read on its own words (None: not read yet)
     searched: tuple[str | None] | None = None  # (the part search singles out, or None,) once read (None: not yet)
+    list_unheard: bool = False  # a how turned to a topic whose list the conversation has not heard: its overview
 
 
 @dataclass(frozen=True)
@@ -374,7 +375,7 @@ class Answerer:
         else:
             intent = detected.intent
             if intent is not Intent.scenario and in_scope and not ctx.is_followup and self._told_story(question, reading, qv) \
-                    and not self._claim_of_own_topic(reading):
+                    and not self._claim_of_own_topic(reading) and not self._topic_outvotes_story(question, reading, intent):
                 # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is
                 # answered as one, though it names a topic ("这也算 reality gap 吗") or a cost word (blind 11
                 # b11-011, b11-012): the phrase rules and the retrieval prior outweighed the neighbours
@@ -591,11 +592,20 @@ class Answerer:
                 ranking, ranking_kind = (), None
         previous = last_answer if ctx.is_followup else ""
         focus.followup = bool(previous)
-        return Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
+        plan = Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
                     asked=question,
                     earlier_answer=last_answer,
-                    ranking=ranking, ranking_kind=ranking_kind or "", fit=fit)
+                    ranking=ranking, ranking_kind=ranking_kind or "", fit=fit, lang=detect_language(question))
+        if in_scope and previous and act == "how" and ORDINAL_LISTS.get(intent) and not focus.anchors \
+                and focus.item is None and (over := self.leads.lead(intent, "overview", set())) \
+                and self._unsaid(plan, over, keep=False):
+            # "ok so how do people close it" after why a policy fails: a how turned to a topic with a list of parts
+            # (the four methods) that the conversation has not heard asks for that list, as its overview does (blind
+            # 38 b38en-005 got the gap's sim/real contrast and one method; round 40)
+            plan.act = focus.act = "overview"
+            plan.list_unheard = True
+        return plan
 
     def _asks_pair(self, question: str, earlier: str) -> bool:
         """A short comparison that names no side of its own, after a turn that named two of a topic's parts
@@ -667,6 +677,18 @@ class Answerer:
             return False
         return ((shaped_story or (reading.best_cosine < t.told_held and self.stories.told(qv, a.neighbour_min_cosine)))
                 and (vote >= t.story_vote or self.stories.story_share(qv) >= t.story_share))
+
+    def _topic_outvotes_story(self, question: str, reading: Reading, intent: Intent) -> bool:
+        """The phrase rules read the topic over a customer story and the labelled neighbours vote it far above one
+        (Settings told_topic_ratio): a question that only uses a symptom word ("客户觉得真机多摔几次无所谓…为啥我们
+        不这么干" asks why simulation). Both: "robot slips on an oily floor it never saw in simulation, how do we
+        compensate in training" has neighbours voting why simulation and no rule for it, and is a story."""
+        a = self.settings.answer
+        if intent.value not in a.told_topics_over_story:
+            return False
+        rules = rule_scores(question)
+        return (rules.get(intent, 0.0) > rules.get(Intent.scenario, 0.0)
+                and reading.intents.get(intent.value, 0.0) >= a.told_topic_ratio * reading.intents.get(Intent.scenario.value, 0.0))
 
     def _claim_of_own_topic(self, reading: Reading) -> bool:
         """A yes/no whose labelled neighbours read a claim and vote strongly for that claim's own topic: it asks
@@ -842,6 +864,11 @@ class Answerer:
             # a story is answered in its act's shape (scenarios.py): the section search ranks first is not
             # "the closest section" (blind 8 b8-003, b8-017; blind 9: a tail the grader called padding)
             return None
+        if plan.list_unheard and anchor_intent(top.anchor) is not plan.intent:
+            # a follow-up turned to a topic whose list is the answer ("and how do teams narrow that" after why a
+            # policy fails): search read the earlier question with it, and its top section is the earlier topic's,
+            # which pushed the four methods out of the budget (round 40)
+            return None
         cited = {c.chunk_id.split("#", 1)[1] for c in ledger.all()}
         if top.doc_id != self.card.doc_id or any(a == top.anchor or a.startswith(f"{top.anchor}-") for a in cited):
             return None
@@ -1012,6 +1039,8 @@ class Answerer:
         sure = (plan.act == "example" and not plan.previous_answer and plan.reading is not None
                 and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
         sure = sure or self._whole_list_why(plan)  # a why about a whole list: its table sentence (see there)
+        # (a list the conversation has not heard: search read the earlier question too, and its sentences score best)
+        sure = sure or plan.list_unheard
         # a (topic, act) whose table sentence leads always (leads.json table_first), on a topic its own neighbours are
         # sure of: the sentence leads, however the reader's other words score ("sim2real为啥这么难搞，搞了这么多年还是老
         # 出问题" led with items 04 and 05 of the difficulties, blind 35 b35-033)
@@ -1178,7 +1207,7 @@ class Answerer:
             if plan.act == "compare" and plan.focus.claim and (f"{plan.intent.value}:{plan.focus.claim}", "compare") in self.leads.leads:
                 keys = keys | {plan.focus.claim}  # the claim's own lead for its comparison form (leads.json)
             tabled = self.leads.lead(plan.intent, plan.act, keys) \
-                if (self.leads.table_leads(plan.intent, plan.act) or self._whole_list_why(plan)) \
+                if (self.leads.table_leads(plan.intent, plan.act) or self._whole_list_why(plan) or plan.list_unheard) \
                 and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
             pointed = self._pointed_item(plan) if claim is None else None
             if pointed is not None:
@@ -1680,7 +1709,8 @@ class Answerer:
 
     def _result(self, asked: str, lang: str, plan: Plan, text: str, citations: list, question: str,
                 history: list[Turn]) -> Answer:
-        result = Answer(question=asked, language=lang, intent=plan.intent.value, act=plan.act,
+        # (a how answered by its list's overview is still a how: the act is what was asked)
+        result = Answer(question=asked, language=lang, intent=plan.intent.value, act="how" if plan.list_unheard else plan.act,
                         answer=final_render(text, citations, lang), citations=citations, refused=False,
                         followups=self._followups(plan, citations, lang, question, history),
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")

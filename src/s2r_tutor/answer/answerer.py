@@ -375,7 +375,7 @@ class Answerer:
         else:
             intent = detected.intent
             if intent is not Intent.scenario and in_scope and not ctx.is_followup and self._told_story(question, reading, qv) \
-                    and not self._claim_of_own_topic(reading) and not self._topic_outvotes_story(question, reading, intent):
+                    and not self._claim_of_own_topic(reading) and not self._topic_outvotes_story(own, reading, intent):
                 # a told story (a symptom, a part swapped) whose labelled neighbours read a customer story is
                 # answered as one, though it names a topic ("这也算 reality gap 吗") or a cost word (blind 11
                 # b11-011, b11-012): the phrase rules and the retrieval prior outweighed the neighbours
@@ -678,15 +678,15 @@ class Answerer:
         return ((shaped_story or (reading.best_cosine < t.told_held and self.stories.told(qv, a.neighbour_min_cosine)))
                 and (vote >= t.story_vote or self.stories.story_share(qv) >= t.story_share))
 
-    def _topic_outvotes_story(self, question: str, reading: Reading, intent: Intent) -> bool:
+    def _topic_outvotes_story(self, rules: dict[Intent, float], reading: Reading, intent: Intent) -> bool:
         """The phrase rules read the topic over a customer story and the labelled neighbours vote it far above one
         (Settings told_topic_ratio): a question that only uses a symptom word ("客户觉得真机多摔几次无所谓…为啥我们
         不这么干" asks why simulation). Both: "robot slips on an oily floor it never saw in simulation, how do we
-        compensate in training" has neighbours voting why simulation and no rule for it, and is a story."""
+        compensate in training" has neighbours voting why simulation and no rule for it, and is a story. `rules`: the
+        question's phrase-rule scores, read once at the top of `plan`."""
         a = self.settings.answer
         if intent.value not in a.told_topics_over_story:
             return False
-        rules = rule_scores(question)
         return (rules.get(intent, 0.0) > rules.get(Intent.scenario, 0.0)
                 and reading.intents.get(intent.value, 0.0) >= a.told_topic_ratio * reading.intents.get(Intent.scenario.value, 0.0))
 

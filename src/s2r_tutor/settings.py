@@ -241,6 +241,13 @@ class AnswerSettings(BaseModel):
     followup_own_max_oos: float = Field(0.5, ge=0, le=1, description="a short question after an answer with no act cue "
                                         "word is read by its own nearest labelled questions; it is a follow-up of the "
                                         "earlier topic when they read a follow-up act and vote out_of_scope under this")
+    untold_story_share: float = Field(0.5, ge=0, le=1, description="a check-first about a customer whose nearest "
+                                      "labelled story rows are stories by less than this share (the rest are general "
+                                      "questions) tells no fault: the scenario table's solution-engineers sentence leads "
+                                      "('客户说他们仿真跑得非常好…我第一步该问什么'); a fault story keeps its walkthrough")
+    followup_overview_vote: float = Field(0.6, ge=0, le=1, description="a short follow-up whose own neighbours read "
+                                          "overview with at least this vote for one topic asks that topic's list ('那怎么缩小' "
+                                          "after a reality-gap answer: the methods), not the earlier question's act")
     score_english_views: bool = Field(True, description="an English question's lead and supporting lines are scored "
                                       "against the card's aligned English sentences (the index's English views) instead of "
                                       "the Chinese ones across languages (docs/answering.md, comp10)")

@@ -43,6 +43,7 @@ from .followups import (
     is_short,
     list_shown,
     mention_order,
+    names_pair,
     ordinal,
     rest_of_list,
     switches,
@@ -120,7 +121,7 @@ class Plan:
     fit: Condition | None = None  # a methods question that states a situation the card ties to methods
     own_claims: tuple[str, ...] | None = None  # a follow-up's claims read on its own words (None: not read yet)
     searched: tuple[str | None] | None = None  # (the part search singles out, or None,) once read (None: not yet)
-    list_unheard: bool = False  # a how turned to a topic whose list the conversation has not heard: its overview
+    list_unheard: str = ""  # the act read ("how", "overview") of a turn to a topic whose list the conversation has not heard: answered by its overview
 
 
 @dataclass(frozen=True)
@@ -289,7 +290,7 @@ class Answerer:
             # that?" is no check-first question)
             # ("安全那条展开讲讲" asks for more of the earlier topic, "除了省钱…" for the rest of its list: its
             # cue words decide, as before)
-            own_act = (self._own_followup_act(question)
+            own_act = (self._own_followup_act(question, overview=True)
                        if not story_fix and ordinal(question) is None and not continues(question)
                        and not excepts(question) else None)
             own_cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
@@ -499,7 +500,13 @@ class Answerer:
             # 跳过真机 is a direct-deploy cue): the cue only names a claim the neighbours left unread — unless
             # it is a `by_cue` claim (data/leads.json), whose cue is more specific than any neighbour, or the
             # neighbours' claim is named by its cue inside the cued one's words (copy in "a perfect copy of reality")
-            cued = None
+            # — unless the question's one yes/no sentence, read alone, reads the cued claim: the other sentences
+            # pulled the neighbours away ("…就没gap了吧？大不了买个最贵的仿真软件" read sim-cheaper by its aside,
+            # blind 39 b39-020 graded 0)
+            own = self.leads.yes_no_sentence(question)
+            own_qv = self._own_vector(own) if own else None
+            if own_qv is None or self.acts.read(own_qv, own).claim != cued:
+                cued = None
         if cued is not None:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence
             act = focus.act = "verdict"
@@ -510,6 +517,13 @@ class Answerer:
                 # a claim about the gap in general, in symptom words and no site or customer of a story ("sim2real失败基本都是
                 # 传感器的锅吧？" got the sensor-swap walkthrough and "是的"): the claim's own material answers it
                 intent = stated.topic
+            elif intent is not Intent.scenario and stated.lead and intent.value not in self.acts.claim_topics.get(cued, ()) \
+                    and intent not in {anchor_intent(anchor) for anchor, _ in stated.lead} and cued in reading.claims:
+                # (the neighbours read the claim too: a cue alone in "想补补机器人本体和世界模型的基础，有对应的卡吗" names no topic)
+                # what supports the verdict is the claim's own topic, where the sentence deciding it is: "…就没gap了吧？
+                # 大不了买个最贵的仿真软件" had its topic voted by the aside, and the cost of simulation stood under
+                # 「不是」 (blind 39 b39-020); "…买最好的引擎" listed the related concepts
+                intent = stated.topic or anchor_intent(stated.lead[0][0]) or intent
         if act == "verdict" and not ctx.is_followup and self.leads.asks_same(q) \
                 and len(focus.anchors & set(ORDINAL_LISTS.get(intent, ()))) == 2:
             # "are these two methods the same thing?" names two parts of one list: a comparison, whatever claim
@@ -597,14 +611,15 @@ class Answerer:
                     asked=question,
                     earlier_answer=last_answer,
                     ranking=ranking, ranking_kind=ranking_kind or "", fit=fit, lang=detect_language(question))
-        if in_scope and previous and act == "how" and ORDINAL_LISTS.get(intent) and not focus.anchors \
+        if in_scope and previous and act in ("how", "overview") and ORDINAL_LISTS.get(intent) and not focus.anchors \
                 and focus.item is None and (over := self.leads.lead(intent, "overview", set())) \
                 and self._unsaid(plan, over, keep=False):
             # "ok so how do people close it" after why a policy fails: a how turned to a topic with a list of parts
             # (the four methods) that the conversation has not heard asks for that list, as its overview does (blind
-            # 38 b38en-005 got the gap's sim/real contrast and one method; round 40)
+            # 38 b38en-005 got the gap's sim/real contrast and one method; round 40). "那怎么缩小" after why a policy
+            # fails reads overview itself and led with the gap's causes all the same (round 41)
+            plan.list_unheard = act
             plan.act = focus.act = "overview"
-            plan.list_unheard = True
         return plan
 
     def _asks_pair(self, question: str, earlier: str) -> bool:
@@ -619,9 +634,16 @@ class Answerer:
     def _compares_earlier(self, question: str, reading: Reading, topic: str | None, intent: Intent) -> bool:
         """"那两个有啥区别" after a turn that named two sides (two methods) asks their difference: a comparison
         with no word of its own that the card and the labelled questions do not know (blind 23 b23-044 was
-        declined as having no term; "那猫和狗有啥区别" names subjects of its own and stays out)."""
-        return (reading.act == "compare" and bool(topic) and len(focus_for(topic, intent).anchors) >= 2
-                and not self.known.unknown(question))
+        declined as having no term; "那猫和狗有啥区别" names subjects of its own and stays out). Two sides are
+        two parts the earlier turn's focus holds, or the earlier topic is itself a pair (leads.json pair_topics):
+        "那它俩在实际项目里一般怎么配合" after "RL和sim2real是什么关系" has RL and Sim2Real in one section (blind 39
+        b39-027, declined and graded 0)."""
+        if reading.act != "compare" or not topic:
+            return False
+        if intent in self.leads.pair_topics and names_pair(question):
+            # "这两样…怎么互相配合" points at the pair it was told: its other words name no side of their own
+            return True
+        return len(focus_for(topic, intent).anchors) >= 2 and not self.known.unknown(question)
 
     @staticmethod
     def _earlier_side(focus: Focus, topic: str | None, question: str, intent: Intent) -> None:
@@ -748,14 +770,21 @@ class Answerer:
         # (one that asks the claim's other side, "那不用强化学习也能做sim2real？", gets that side's verdict: _claim_lead)
         return claims[0] if plan.reading.claim in claims and claims[0] in self.leads.claims else None
 
-    def _own_followup_act(self, question: str) -> str | None:
+    def _own_followup_act(self, question: str, overview: bool = False) -> str | None:
         """The follow-up act a short question asks by its own nearest labelled questions (embedded alone:
-        retrieval embeds it with the earlier topic), or None when they read another act or out of scope."""
+        retrieval embeds it with the earlier topic), or None when they read another act or out of scope.
+        `overview`: an overview read with one topic clearly voted counts too ("那怎么缩小" after what the gap is
+        asks the methods' list; the combined vector read the earlier define and led with the gap again)."""
         qv = self._own_vector(question)
         if qv is None:  # no act of its own, the cue words decided
             return None
         own = self.acts.read(qv, question)
-        if own.act in _ASKED_OF_EARLIER and own.votes.get("out_of_scope", 0.0) < self.settings.answer.followup_own_max_oos:
+        a = self.settings.answer
+        if own.votes.get("out_of_scope", 0.0) >= a.followup_own_max_oos:
+            return None
+        if own.act in _ASKED_OF_EARLIER:
+            return own.act
+        if overview and own.act == "overview" and max(own.intents.values(), default=0.0) >= a.followup_overview_vote:
             return own.act
         return None
 
@@ -1050,6 +1079,7 @@ class Answerer:
                         and plan.reading.intents.get(plan.intent.value, 0.0) >= a.table_sure_topic)
         # a part the question names, said simply or by example: that part's own table line ("鲁棒策略能说得再通俗点不"
         # led with the walking scene, which scores higher on "通俗" and says nothing of the method: blind 33 b33-045)
+        sure = sure or self._untold_check_first(plan)
         sure = sure or (plan.act in ("simpler", "example") and bool(tabled) and bool(plan.focus.anchors)
                         and {x for x, _ in tabled} <= plan.focus.anchors)
         table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
@@ -1058,6 +1088,14 @@ class Answerer:
         claim_margin = max(a.claim_fixed_margin, a.lead_fixed_margin_en) if plan.lang == "en" else a.claim_fixed_margin
         return ((claim if claim is not None and (cued or fits(claim.lead, claim_margin)) else None),
                 (tabled if tabled and (sure or fits(tabled, table_margin)) else ()))
+
+    def _untold_check_first(self, plan: Plan) -> bool:
+        """A check-first about a customer who tells no fault ("客户说他们仿真跑得非常好，要我们评估能不能上线，我第一步该问什么"):
+        the nearest labelled story rows are mostly general questions (Settings untold_story_share), so what solution
+        engineers judge leads, not the card scenario whose words are nearest (blind 39 b39-040)."""
+        return (plan.intent is Intent.scenario and plan.act == "check_first" and not plan.focus.factors
+                and not plan.previous_answer
+                and self.stories.story_share(plan.qv) < self.settings.answer.untold_story_share)
 
     def _cited_chunks(self, ledger: Ledger) -> dict:
         """citation marker ("1") -> the chunk it cites, for the lines of one answer being composed."""
@@ -1207,7 +1245,8 @@ class Answerer:
             if plan.act == "compare" and plan.focus.claim and (f"{plan.intent.value}:{plan.focus.claim}", "compare") in self.leads.leads:
                 keys = keys | {plan.focus.claim}  # the claim's own lead for its comparison form (leads.json)
             tabled = self.leads.lead(plan.intent, plan.act, keys) \
-                if (self.leads.table_leads(plan.intent, plan.act) or self._whole_list_why(plan) or plan.list_unheard) \
+                if (self.leads.table_leads(plan.intent, plan.act) or self._whole_list_why(plan) or plan.list_unheard
+                    or self._untold_check_first(plan)) \
                 and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
             pointed = self._pointed_item(plan) if claim is None else None
             if pointed is not None:
@@ -1710,7 +1749,7 @@ class Answerer:
     def _result(self, asked: str, lang: str, plan: Plan, text: str, citations: list, question: str,
                 history: list[Turn]) -> Answer:
         # (a how answered by its list's overview is still a how: the act is what was asked)
-        result = Answer(question=asked, language=lang, intent=plan.intent.value, act="how" if plan.list_unheard else plan.act,
+        result = Answer(question=asked, language=lang, intent=plan.intent.value, act=plan.list_unheard or plan.act,
                         answer=final_render(text, citations, lang), citations=citations, refused=False,
                         followups=self._followups(plan, citations, lang, question, history),
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")

@@ -30,6 +30,7 @@ class FollowupRules:
     except_: re.Pattern[str]        # "besides X": the rest of the list, not X
     continuation: re.Pattern[str]   # "再具体说说", "go on": asks more of the earlier topic
     switch: re.Pattern[str]         # "btw", "顺便问下": the turn announces a subject of its own
+    pair: re.Pattern[str]           # "它俩", "the two": the two things the earlier turn was about
 
 
 def parse_followups(data: dict) -> FollowupRules:
@@ -51,7 +52,8 @@ def parse_followups(data: dict) -> FollowupRules:
     return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords),
                          rd.compile_list(_FILE, "except", data.get("except")),
                          rd.compile_list(_FILE, "continuation", data.get("continuation")),
-                         rd.compile_list(_FILE, "switch", data.get("switch")))
+                         rd.compile_list(_FILE, "switch", data.get("switch")),
+                         rd.compile_list(_FILE, "pair", data.get("pair")))
 
 
 def continues(question: str) -> bool:
@@ -62,6 +64,11 @@ def continues(question: str) -> bool:
 def switches(question: str) -> bool:
     """"btw, …" / "顺便问下…": the turn announces a new subject, whatever act it reads."""
     return bool(followup_rules().switch.search(fold(question)))
+
+
+def names_pair(question: str) -> bool:
+    """"它俩" / "the two": the question's sides are the two the earlier turn was about, not words of its own."""
+    return bool(followup_rules().pair.search(fold(question)))
 
 
 def excepts(question: str) -> bool:

@@ -14,6 +14,9 @@ from ..models import Intent
 from .acts import ACTS
 from .card import CardView
 
+#: a question's sentences, each with its closing mark ("…了吧？" / "…软件")
+_SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]*")
+
 Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
 
 
@@ -318,6 +321,10 @@ class Leads:
         if not isinstance(ol, dict) or any(t not in intents for t in ol):
             raise AnswerDataError("data/leads.json analogy.one_line: expected {topic: [[anchor, phrase]]} with known topics")
         self.picture_line = {Intent(t): _refs(f"analogy.one_line.{t}", v) for t, v in ol.items()}
+        pt = data.get("pair_topics", [])
+        if not isinstance(pt, list) or any(t not in intents for t in pt):
+            raise AnswerDataError("data/leads.json pair_topics: expected [topic, ...] with known topics")
+        self.pair_topics = frozenset(Intent(t) for t in pt)
         ll = data.get("one_line_lead", {})
         if not isinstance(ll, dict) or any(t not in intents for t in ll):
             raise AnswerDataError("data/leads.json one_line_lead: expected {topic: [[anchor, phrase]]} with known topics")
@@ -455,6 +462,14 @@ class Leads:
         """`question` (folded) has the yes/no shape (yes_no_shape: "…吧", "…对不对", "is it …?")."""
         return self.yes_no is not None and bool(self.yes_no.search(question))
 
+    def yes_no_sentence(self, question: str) -> str | None:
+        """The sentence of a question of several that has the yes/no shape, when exactly one has it and it is
+        not the last: "只要仿真做得够逼真就没gap了吧？大不了买个最贵的仿真软件" asks its yes/no first and adds an aside
+        (blind 39 b39-020, read as the cost of simulation). None for a one-sentence question."""
+        parts = [x.strip() for x in _SENTENCE.findall(question) if x.strip()]
+        shaped = [x for x in parts if self.yes_no_shaped(x)]
+        return shaped[0] if len(parts) > 1 and len(shaped) == 1 and shaped[0] != parts[-1] else None
+
     def names_by_cue(self, cid: str, question: str) -> bool:
         """Claim `cid`'s own cue words are in `question` (folded)."""
         c = self.claims.get(cid)
@@ -465,7 +480,7 @@ class Leads:
         model onto the robot, right?"): its claim, whatever the neighbours vote (blind 10 b10-061 read `how`
         and led with an RL sentence). None unless the question has the yes/no shape and one claim's cue or
         other_cue matches, or the words one claim matches hold every other claim's."""
-        if not self.yes_no_shaped(question):
+        if not (self.yes_no_shaped(question) or self.yes_no_sentence(question)):
             return None
         # a claim about a subject the question never names is not its claim, cue or no cue: "合作方说他们仿真做得巨像
         # 所以压根不需要sim2real 靠谱吗" names no RL, and rl-alone's cue (a negation before Sim2Real) answered it

@@ -28,7 +28,13 @@ TIMELINE = ["从仿真训练到现场稳定跑，周期一般多长", "rough tim
 PROBE = ["客户说他们仿真跑得非常好，要我们评估能不能上线，我第一步该问他们什么",
          "a prospect says their sims look fantastic and wants to go live, what do I ask first"]
 LOGS = "客户那边存了很多真机跑出来的日志，想用起来，几种方法里选哪个"
-OURS = [*ASIDE, *[t.content for t in RL_TURN + RL_TURN_EN + GAP_TURN], *TOGETHER, SHRINK, *TIMELINE, *PROBE, LOGS]
+HAYWIRE = "we relocated the packing line next to big windows and the camera-guided arm acts up every afternoon, sim2real problem?"
+DECK_TURN = [Turn(role="user", content="so what exactly is this reality gap thing"),
+             Turn(role="assistant", content="The difference between simulation and the real world: a simulation is only "
+                                            "ever an approximation.")]
+DECK = "any example I can drop into my slides for the customer?"
+CONFLICT = ["系统辨识要把参数调准，域随机化又要把参数打乱，这两个不矛盾吗", "don't system identification and domain randomization conflict?"]
+OURS = [*ASIDE, HAYWIRE, *[t.content for t in DECK_TURN], DECK, *CONFLICT, *[t.content for t in RL_TURN + RL_TURN_EN + GAP_TURN], *TOGETHER, SHRINK, *TIMELINE, *PROBE, LOGS]
 
 
 def test_these_wordings_are_our_own():
@@ -85,3 +91,23 @@ def test_real_robot_logs_at_hand_pick_the_methods_that_use_real_data(tutor):
     first = a.answer.split("\n\n")[0]
     assert "系统辨识" in first and "真机微调" in first, a.answer
     assert "域随机化" not in a.answer, a.answer
+
+
+def test_a_story_in_english_idiom_is_a_story_with_its_factor(tutor):
+    a = tutor.ask(HAYWIRE)
+    assert a.intent == "scenario", (a.intent, a.answer)
+    assert "reality gap" in a.answer.split("\n")[0], a.answer
+    assert "lighting" in a.answer, a.answer
+
+
+def test_an_example_to_drop_into_slides_is_no_customer_fault(tutor):
+    a = tutor.ask(DECK, DECK_TURN)
+    assert a.act == "example" and a.intent == "reality_gap", (a.act, a.intent)
+    assert "What to check first" not in a.answer and "no scenario for this exact case" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", CONFLICT)
+def test_whether_two_methods_conflict_is_answered_no_first(tutor, question):
+    a = tutor.ask(question)
+    assert a.answer.startswith(("不是对立的，也不冲突", "Not opposites, and they do not conflict")), a.answer
+    assert ("域随机化" in a.answer and "系统辨识" in a.answer) or "System Identification" in a.answer, a.answer

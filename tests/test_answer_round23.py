@@ -23,7 +23,7 @@ EXAMPLE_FOLLOWUP = "能舉個實際的例子嗎"
 LOOP_ASKS = ["仿真到部署的全流程是啥 有几步",  # read as a definition: an RL sentence led (blind 21 b21-009)
              "sim2real 的闭环是什么"]  # the card's own word for the loop; answered with the definition
 # (question, the verdict line it opens with)
-RL_WHERE = [("强化学习是不是非得用仿真", "**都可以。**"), ("does RL have to be trained in a simulator?", "**Either works.**")]
+RL_WHERE = [("强化学习是不是非得用仿真", "**都可以，不限于其中一种。**"), ("does RL have to be trained in a simulator?", "**Either works; it is not limited to one of them.**")]
 RL_EQUALS = ("isn't sim2real pretty much RL by another name?", "**No, they are not the same thing.**")
 # a changed robot, "same algorithm anyway": the robot body, not where RL trains
 BODY_ASK = "客户觉得算法一样就行，把我们训好的策略装到他们改装过的机器人上可行吗"

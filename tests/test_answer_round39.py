@@ -83,7 +83,7 @@ def test_whats_going_on_after_a_story_is_a_why(tutor, question):
 @pytest.mark.parametrize("question", RL_WHERE)
 def test_where_rl_trains_is_answered_by_its_verdict_alone(tutor, question):
     a = tutor.ask(question)
-    assert a.answer.startswith(("**都可以。**", "**Either works.**")), a.answer
+    assert a.answer.startswith(("**都可以，不限于其中一种。**", "**Either works; it is not limited to one of them.**")), a.answer
     # both sides of RL vs Sim2Real were not asked
     assert "行动—反馈—奖励" not in a.answer and "action, feedback and reward" not in a.answer, a.answer
 

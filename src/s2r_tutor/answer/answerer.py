@@ -517,8 +517,8 @@ class Answerer:
                 # a claim about the gap in general, in symptom words and no site or customer of a story ("sim2real失败基本都是
                 # 传感器的锅吧？" got the sensor-swap walkthrough and "是的"): the claim's own material answers it
                 intent = stated.topic
-            elif intent is not Intent.scenario and stated.lead and intent.value not in self.acts.claim_topics.get(cued, ()) \
-                    and intent not in {anchor_intent(anchor) for anchor, _ in stated.lead} and cued in reading.claims:
+            elif intent is not Intent.scenario and stated.lead and intent.value not in self._claim_topics(cued) \
+                    and cued in reading.claims:
                 # (the neighbours read the claim too: a cue alone in "想补补机器人本体和世界模型的基础，有对应的卡吗" names no topic)
                 # what supports the verdict is the claim's own topic, where the sentence deciding it is: "…就没gap了吧？
                 # 大不了买个最贵的仿真软件" had its topic voted by the aside, and the cost of simulation stood under
@@ -1089,6 +1089,12 @@ class Answerer:
         return ((claim if claim is not None and (cued or fits(claim.lead, claim_margin)) else None),
                 (tabled if tabled and (sure or fits(tabled, table_margin)) else ()))
 
+    def _claim_topics(self, cid: str) -> set[str]:
+        """The topics a claim is about: its labelled questions' topics and those of the sections its lead quotes."""
+        c = self.leads.claims.get(cid)
+        lead = {t.value for a, _ in (c.lead if c else ()) if (t := anchor_intent(a)) is not None}
+        return set(self.acts.claim_topics.get(cid, ())) | lead
+
     def _untold_check_first(self, plan: Plan) -> bool:
         """A check-first about a customer who tells no fault ("客户说他们仿真跑得非常好，要我们评估能不能上线，我第一步该问什么"):
         the nearest labelled story rows are mostly general questions (Settings untold_story_share), so what solution
@@ -1227,6 +1233,13 @@ class Answerer:
                      and not (plan.intent is Intent.scenario and (factors_for(plan.focus)
                                                                   or story_table().uncovered_line(plan.focus.story_text, "zh")))
                      else None)  # a story's shape says its verdict (also one about what the card does not cover: b15-009)
+            if claim is not None and plan.act == "customer_reply" and not (plan.reading.claim_cued or plan.reading.claim_quoted) \
+                    and plan.intent.value not in (topics := self._claim_topics(plan.reading.claim)) \
+                    and sum(plan.reading.intents.get(t, 0.0) for t in topics) < a.claim_standin_vote:
+                # words for a customer on a topic the claim is not about, which the neighbours hardly vote:
+                # "用两句话跟客户说清楚为啥要先在仿真里练" had its neighbours read direct-deploy (its topics 0.07) and led with
+                # 真机验证仍然不可避免, never saying why simulation (round 42); "demo都是仿真里跑的吧？真机到底行不行？" keeps it (0.29)
+                claim = None
             own = self._own_claim(plan) if claim is not None and claim.verdict and plan.previous_answer else None
             if own is not None:
                 claim = self.leads.claims[own]

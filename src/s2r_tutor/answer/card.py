@@ -95,6 +95,22 @@ def unnumber(item: str) -> str:
     return _NUMBERING.sub("", item)
 
 
+_TRAILING_MARKERS = re.compile(r"(?:\s*\[\d+\])+$")
+
+
+def stopped(quoted: str, lang: str) -> str:
+    """A cited card phrase said as a sentence: its stop (。 / .) before its markers, where the card's list item or
+    clause has none of its own ("真机验证仍然不可避免 [1] 解决方案人员要知道…" ran two quotes together)."""
+    m = _TRAILING_MARKERS.search(quoted)
+    text, marks = (quoted[: m.start()], m.group(0)) if m else (quoted, "")
+    if not text:
+        return quoted
+    if lang != "zh":
+        return quoted if text.endswith((".", "!", "?", ":", "。")) else text.rstrip(";, ") + "." + marks
+    # a quoted example ends with its closing quote mark: "…传感器噪声”。" read wrong (b14-006)
+    return quoted if text.endswith(("。", "！", "？", "”")) else text.rstrip("；;，,") + "。" + marks
+
+
 class Writer:
     """Builds cited Markdown lines from card spans through a Ledger (so every quote is checked)."""
 

@@ -301,13 +301,18 @@ class _Swapper:
                         self.labelled[k] = (r, merged)
 
 
+_DOUBLE_STOP = re.compile(r"([.!?;,:])\.((?:\s*\[\d+\])+)")
+
+
 def to_english(markdown: str, citations: list[Citation], chunks: list[Chunk]) -> str:
     """The verified Chinese-quoting Markdown with every cited card sentence in its aligned English."""
     by_id = {c.chunk_id: c for c in chunks}
     swap = _Swapper(citations, by_id, heading_names(chunks))
     for ln in markdown.splitlines():
         swap.line(ln)
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(swap.lines)).strip()
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(swap.lines)).strip()
+    # a Chinese clause the answer closed with 。 (card.stopped) whose English ends on its own mark: one mark, not ";."
+    return _DOUBLE_STOP.sub(lambda m: (m.group(1) if m.group(1) in ".!?" else ".") + m.group(2), text)
 
 
 def finish(answer: Answer, chunks: list[Chunk]) -> Answer:

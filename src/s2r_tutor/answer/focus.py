@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .card import Writer, unnumber
+from .card import Writer, stopped, unnumber
 from .labels import label_for
 from .leads import Ref
 
@@ -124,7 +124,9 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, una
         head = head.rstrip() + "\n\n" if head else ""
         blocks = [" ".join(parts), "\n".join(f"- {x}" for x in sides)]
         return head + "\n\n".join(filter(None, blocks[::-1] if sides_first else blocks))
-    return head + " ".join(parts)
+    # two or more pieces in one paragraph: each said as a sentence ("真机验证仍然不可避免 [1] 解决方案人员要知道…" read
+    # as one run-on sentence to the blind 40 readers)
+    return head + " ".join(stopped(x, w.lang) for x in parts) if len(parts) > 1 else head + " ".join(parts)
 
 
 _EXAMPLE = re.compile(r"^(?:示例|Example)")

@@ -34,6 +34,7 @@ class Form(BaseModel):
     chars: int | None = None  # at most this many characters
     brief: bool = False  # "keep it short"
     letter: bool = False  # a draft to send
+    sentences: int | None = None  # in at most this many sentences ("两句话以内")
 
     @property
     def asked(self) -> bool:
@@ -55,6 +56,7 @@ class _Example(BaseModel):
     chars: int | None = None
     brief: bool | None = None
     letter: bool | None = None
+    sentences: int | None = None
 
 
 class _Table(BaseModel):
@@ -142,7 +144,8 @@ class Forms:
                     each_sentence=_search(self.each, q) is not None,
                     chars=chars or (words * self.per_word if words else None) or (said * self.per_sentence if said else None),
                     brief=_search(self.brief, q) is not None,
-                    letter=_search(self.letter, q) is not None)
+                    letter=_search(self.letter, q) is not None,
+                    sentences=said)
 
     def fit(self, markdown: str, form: Form, lang: str, frame, announced, measure=len, cited=lambda line: set()) -> str:
         """`markdown` in the asked form, for a reader of `lang`. `frame(text)` registers framing wording (the letter's lines);
@@ -159,6 +162,8 @@ class Forms:
                 if first and not _is_item(point.lstrip()) and measure(MARKER.sub("", point)) > form.chars:
                     point = first.group(0).strip()
                 markdown = _LABEL.sub("", point, count=1)  # one short line: its label ("**检验**：") is no part of it
+        if form.sentences:
+            markdown = _within_sentences(markdown, form.sentences)
         if form.letter:
             markdown = self._letter(markdown, lang, frame, cited)
         return markdown
@@ -186,6 +191,29 @@ class Forms:
 _QUOTED = re.compile(r"^[“\"](.*)[”\"]$")
 _LABEL = re.compile(r"^\*\*[^*\n]+\*\*\s*[：:]\s*(?=\S)")
 _FIRST_UNIT = re.compile(r"[^\n]*?\](?:\s*\[\d+\])*")  # a line's text up to its first markers
+
+
+_CITED_UNIT = re.compile(r"[^\[\n]*?(?:\s*\[\d+\])+")
+_STOP = re.compile(r"[。！？!?]|\.(?=\s|$)")
+
+
+def _within_sentences(markdown: str, n: int) -> str:
+    """A one-paragraph answer asked in `n` sentences: its cited pieces, whole, while their sentences add up to
+    `n` (always the first). "用两句话以内…" kept the two-sentence walking scene and a third sentence after it, once
+    each quoted piece got its own stop (round 42)."""
+    if "\n" in markdown.strip():
+        return markdown  # a list or several paragraphs: the chars cap shaped it already
+    units = _CITED_UNIT.findall(markdown)
+    if len(units) < 2 or "".join(units).strip() != markdown.strip():
+        return markdown
+    kept, total = [], 0
+    for u in units:
+        k = len(_STOP.findall(MARKER.sub("", u))) or 1
+        if kept and total + k > n:
+            break
+        kept.append(u)
+        total += k
+    return "".join(kept).strip()
 
 
 def _bare_label(line: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .card import lines, unnumber
+from .card import lines, stopped, unnumber
 from .labels import label
 from .lexicon import fold
 from .scenario_table import SCENARIO_ANCHORS, Factor, Table, table
@@ -166,15 +166,9 @@ class _Blocks:
         return self._spans(tuple((a, _clause(self.w.sentence(a, p), p).rstrip("；;，,")) for a, p in refs))
 
     def _stop(self, quoted: str) -> str:
-        """A cited clause said as a sentence: 。 before its marker (zh; English shows whole sentences)."""
-        m = re.search(r"(?:\s*\[\d+\])+$", quoted)
-        text, marks = (quoted[: m.start()], m.group(0)) if m else (quoted, "")
-        if self.w.lang != "zh":
-            # a card phrase with no stop of its own ("Sensors have noise and delay [1] Simulation is…") ran into
-            # the next sentence (blind 13 b13en-033)
-            return quoted if not text or text.endswith((".", "!", "?", ":", "。")) else text.rstrip(";, ") + "." + marks
-        # a quoted example ends with its closing quote mark: "…传感器噪声”。" read wrong (b14-006)
-        return quoted if text.endswith(("。", "！", "？", "”")) else text.rstrip("；;，,") + "。" + marks
+        """A cited clause said as a sentence: 。 before its marker (a card phrase with no stop of its own, "Sensors have
+        noise and delay [1] Simulation is…", ran into the next sentence, blind 13 b13en-033)."""
+        return stopped(quoted, self.w.lang)
 
     def _whole(self, anchor: str, span: str) -> bool:
         """Whether `span` is a whole card sentence or list item of `anchor` (not a clause of a longer one)."""

@@ -213,10 +213,11 @@ def assemble_ranked(lead: str, body: str, budget: int, max_chars: int, relevance
                 # a marker left with no words before it (the sentence it closed was the one taken out) goes too
                 rest = _ORPHAN_MARKER.sub(r"\1", re.sub(r"\s{2,}", " ", u.text.replace(p, ""))).rstrip()
                 u.text = rest if u.text[:1].isspace() else rest.lstrip()
-            elif f"{p}；" in u.text or f"；{p}" in u.text:
+            elif f"{(q := p.rstrip('。'))}；" in u.text or f"；{q}" in u.text:
                 # an item of a "；" list the lead already says (a verdict's sentence; the table row an
-                # example quotes: blind 20 b20-055 said "经常先在仿真中训练…" in its lead and again in its row)
-                rest = u.text.replace(f"{p}；", "") if f"{p}；" in u.text else u.text.replace(f"；{p}", "")
+                # example quotes: blind 20 b20-055 said "经常先在仿真中训练…" in its lead and again in its row);
+                # the lead may have closed the item with 。 (card.stopped), the list has not
+                rest = u.text.replace(f"{q}；", "") if f"{q}；" in u.text else u.text.replace(f"；{q}", "")
                 if core(rest):
                     u.text = rest
     groups: list[tuple[list[int], int]] = []  # (unit indexes: the line's heading + the line, line index)

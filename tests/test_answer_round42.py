@@ -17,7 +17,8 @@ PLAIN_GAP = "能不能把 reality gap 用大白话讲一下"
 SAME = ["强化学习和 sim2real 说的是同一件事吧", "RL and sim2real are basically one and the same, no?"]
 ONLY_SIM = ["强化学习是不是只能放在仿真里训练", "so RL can only ever be trained inside a simulator?"]
 WHY_SIM_FOR_CUSTOMER = ["帮我想两句能直接跟客户说的话：为什么我们要先在仿真里训练", "give me two sentences for a client on why we train in simulation first"]
-OURS = [*NOT_SHIPPABLE, PLAIN_GAP, *SAME, *ONLY_SIM, *WHY_SIM_FOR_CUSTOMER]
+BODY_PARAMS = ["本体参数量得不太准的话，对sim2real影响会很大吗", "if our robot's mass and inertia numbers are off, is that a big deal for sim2real?"]
+OURS = [*NOT_SHIPPABLE, PLAIN_GAP, *SAME, *ONLY_SIM, *WHY_SIM_FOR_CUSTOMER, *BODY_PARAMS]
 # a cited piece that runs straight into the next one: no stop before its marker, words after it
 _RUN_ON = re.compile(r"[^。！？”.!?:：\s]\s*\[\d+\] [^\n\[-]")
 
@@ -61,3 +62,17 @@ def test_why_simulation_for_a_customer_in_two_sentences(tutor, question):
     assert not a.answer.startswith(("真机验证仍然不可避免", "Validation on the real robot is still unavoidable")), a.answer
     shown = re.sub(r"\s*\[\d+\]", "", a.answer)
     assert len(re.findall(r"[。！？]|\.(?=\s|$)", shown)) <= 2, a.answer
+
+
+@pytest.mark.parametrize("question", BODY_PARAMS)
+def test_whether_inaccurate_body_parameters_matter_is_yes(tutor, question):
+    a = tutor.ask(question)
+    assert a.answer.startswith(("**对", "**Yes")), a.answer
+    assert "不是。" not in a.answer, a.answer  # the card's answer to "only a software problem?" is no part of it
+    assert "真实本体参数越不准确" in a.answer or "the less accurate the real robot body's parameters" in a.answer.lower() \
+        or "less accurate" in a.answer, a.answer
+
+
+def test_an_english_quotation_gets_no_stray_stop_after_it(tutor):
+    a = tutor.ask("give me a concrete example of the reality gap I can use with a customer")
+    assert "”." not in a.answer and '".' not in a.answer, a.answer

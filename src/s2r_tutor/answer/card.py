@@ -106,7 +106,8 @@ def stopped(quoted: str, lang: str) -> str:
     if not text:
         return quoted
     if lang != "zh":
-        return quoted if text.endswith((".", "!", "?", ":", "。")) else text.rstrip(";, ") + "." + marks
+        # (a closing quote ends an English quotation too: "…falls easily.”." read as a stray mark to a blind 41 reader)
+        return quoted if text.endswith((".", "!", "?", ":", "。", "”", '"')) else text.rstrip(";, ") + "." + marks
     # a quoted example ends with its closing quote mark: "…传感器噪声”。" read wrong (b14-006)
     return quoted if text.endswith(("。", "！", "？", "”")) else text.rstrip("；;，,") + "。" + marks
 

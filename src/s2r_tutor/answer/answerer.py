@@ -503,9 +503,9 @@ class Answerer:
             # — unless the question's one yes/no sentence, read alone, reads the cued claim: the other sentences
             # pulled the neighbours away ("…就没gap了吧？大不了买个最贵的仿真软件" read sim-cheaper by its aside,
             # blind 39 b39-020 graded 0)
-            own = self.leads.yes_no_sentence(question)
-            own_qv = self._own_vector(own) if own else None
-            if own_qv is None or self.acts.read(own_qv, own).claim != cued:
+            asked_alone = self.leads.yes_no_sentence(question)
+            alone_qv = self._own_vector(asked_alone) if asked_alone else None
+            if alone_qv is None or self.acts.read(alone_qv, asked_alone).claim != cued:
                 cued = None
         if cued is not None:
             # a misconception stated in so many words is answered "不是/No" with the card's correcting sentence

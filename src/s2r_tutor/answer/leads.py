@@ -13,6 +13,7 @@ from ..errors import AnswerDataError
 from ..models import Intent
 from .acts import ACTS
 from .card import CardView
+from .lexicon import fold
 
 #: a question's sentences, each with its closing mark ("…了吧？" / "…软件")
 _SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]*")
@@ -465,9 +466,10 @@ class Leads:
     def yes_no_sentence(self, question: str) -> str | None:
         """The sentence of a question of several that has the yes/no shape, when exactly one has it and it is
         not the last: "只要仿真做得够逼真就没gap了吧？大不了买个最贵的仿真软件" asks its yes/no first and adds an aside
-        (blind 39 b39-020, read as the cost of simulation). None for a one-sentence question."""
+        (blind 39 b39-020, read as the cost of simulation). None for a one-sentence question. `question` raw or
+        folded: each sentence is folded for its shape, and comes back as given (the answerer embeds it)."""
         parts = [x.strip() for x in _SENTENCE.findall(question) if x.strip()]
-        shaped = [x for x in parts if self.yes_no_shaped(x)]
+        shaped = [x for x in parts if self.yes_no_shaped(fold(x))]
         return shaped[0] if len(parts) > 1 and len(shaped) == 1 and shaped[0] != parts[-1] else None
 
     def names_by_cue(self, cid: str, question: str) -> bool:

@@ -165,19 +165,16 @@ class _Blocks:
             return self._cited(refs)
         return self._spans(tuple((a, _clause(self.w.sentence(a, p), p).rstrip("；;，,")) for a, p in refs))
 
-    def _stop(self, quoted: str) -> str:
-        """A cited clause said as a sentence: 。 before its marker (a card phrase with no stop of its own, "Sensors have
-        noise and delay [1] Simulation is…", ran into the next sentence, blind 13 b13en-033)."""
-        return stopped(quoted, self.w.lang)
-
     def _whole(self, anchor: str, span: str) -> bool:
         """Whether `span` is a whole card sentence or list item of `anchor` (not a clause of a longer one)."""
         return span.rstrip("。；;，,") in {unnumber(x).rstrip("。；;，,") for x in self.w.card.sents(anchor)}
 
     def _stopped(self, anchor: str, span: str, quoted: str) -> str:
-        """`_stop`, but in English only for a whole sentence or list item: a clause is shown as its whole aligned
-        English sentence, which brings its own ending (b14en-008 read "not necessarily flat;. [2]")."""
-        return self._stop(quoted) if self.w.lang == "zh" or self._whole(anchor, span) else quoted
+        """A cited clause said as a sentence (`card.stopped`: a card phrase with no stop of its own, "Sensors have noise
+        and delay [1] Simulation is…", ran into the next sentence, blind 13 b13en-033), but in English only for a
+        whole sentence or list item: a clause is shown as its whole aligned English sentence, which brings its own
+        ending (b14en-008 read "not necessarily flat;. [2]")."""
+        return stopped(quoted, self.w.lang) if self.w.lang == "zh" or self._whole(anchor, span) else quoted
 
     def _spans(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
         """Card spans quoted as they stand (a part of a sentence), each once per answer."""

@@ -26,7 +26,7 @@ from .acts import (
     load_needs,
     load_unless,
 )
-from .card import CardView, Writer, unnumber, unquote
+from .card import CardView, Writer, stopped, unnumber, unquote
 from .compose import BUILDERS, RELATED_ANCHORS, check_builders
 from .english import finish as in_reader_language
 from .finalize import final_render, to_simplified
@@ -44,6 +44,7 @@ from .followups import (
     list_shown,
     mention_order,
     names_pair,
+    names_whole,
     ordinal,
     rest_of_list,
     switches,
@@ -405,10 +406,12 @@ class Answerer:
             # the earlier answer named a part of is the topic, whatever the earlier question read (blind 34
             # b34en-021 was declined, then answered with the reality gap)
             intent, focus = listed[0]
-        if prev_intent is not None and not focus.anchors and focus.item is None:
+        if prev_intent is not None and not focus.anchors and focus.item is None and not names_whole(question):
+            # (not where it names the whole list: "那这几招的共同目标是啥" after domain randomization asks about the
+            # four, blind 41 b41-027 got domain randomization again)
             inherited = focus_for(topic, intent)
             focus = Focus(inherited.anchors, inherited.item, question, order=inherited.order)
-        if topic:
+        if topic and not names_whole(question):
             focus.question = f"{topic} {question}"
         act = reading.act if in_scope else "out_of_scope"
         if in_scope and act == "out_of_scope":  # the neighbours said out of scope, the scope check did not
@@ -1165,6 +1168,10 @@ class Answerer:
         turned = False  # the lead answered the other side of the claim the plan read (_claim_lead)
         form = self.forms.read(plan.asked)  # "三点就好", "别超过30字", "write the email" (data/forms.json)
         asks_one_line = self.leads.one_line is not None and bool(self.leads.one_line.search(fold(plan.asked)))
+        if asks_one_line and not form.sentences and not form.count:
+            # "in one line" is one sentence: a one-paragraph answer keeps its first cited sentence (blind 41
+            # b41en-017 'correct that in one line' got the RL line and both sides' lines after it)
+            form = form.model_copy(update={"sentences": 1})
         if (plan.act in a.searched_part_acts and plan.intent.value in a.searched_part_topics
                 and not plan.focus.anchors and plan.focus.item is None
                 and (part := self._searched_part(plan)) is not None):
@@ -1363,12 +1370,17 @@ class Answerer:
                     # "simpler pls" after an answer that said little but the card's plainest line: say so, not
                     # silently the same line again (blind 33 b33en-021: the robust policy's example, as if plainer)
                     again = _PLAINEST_SAID[lang]
-                parts = set(ORDINAL_LISTS.get(plan.intent, ()))
-                if len({a for a, _ in tabled}) >= 2 and {a for a, _ in tabled} <= parts:
+                parts = {x for anchors in ORDINAL_LISTS.values() for x in anchors}
+                named = [(a, p) for a, p in tabled if a in parts]
+                if len({a for a, _ in tabled}) >= 2 and len({a for a, _ in named}) >= 2:
                     # a table lead across a list's parts (the four methods said simply: each one's example) is one
                     # line per part, named by its heading; a run of bare "示例：…" quotes named none of them
-                    # (blind 24 b24-047, b24en-025)
-                    lead = "\n".join(filter(None, (self._named_line(writer, a, p, lang) for a, p in tabled)))
+                    # (blind 24 b24-047, b24en-025). What else the table names follows in one paragraph (after a
+                    # body change: two methods, then 真机验证仍然不可避免; blind 41 b41-035)
+                    rest = tuple(x for x in tabled if x not in named)
+                    lead = "\n".join(filter(None, (self._named_line(writer, a, p, lang) for a, p in named)))
+                    if rest:
+                        lead += "\n\n" + stopped(lead_block(writer, with_predecessors(self.card, rest, self.leads.openers)), lang)
                 else:
                     lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
                                       self._unaddressed(plan))
@@ -1453,7 +1465,10 @@ class Answerer:
             # a verdict on a stated claim is answered by the claim's own sentences: the best-ranked section's
             # closest lines would be an add-on off the point (blind 12 b12-012, b12-037: 'closest section: C·Scale')
             # (not in an email draft: "the section closest to your question" is a note to the reader, not to the customer)
-            top = self._uncited_top(plan, ledger) if claim is None and not form.letter else None
+            # (nor under a lead the table gave and the fit check kept: the topic is confirmed, and "the closest
+            # section" after the walking scene and its steps was the definition again, blind 40 b40-004; the
+            # methods' goal under the sources of the gap, b41-018)
+            top = self._uncited_top(plan, ledger) if claim is None and not form.letter and not tabled else None
             if top is not None:
                 # The topic's builder did not use the section search ranks first. Search is right far more
                 # often than the topic on unseen phrasings (blind holdout4: hit@1 0.92, intent 0.88), so that
@@ -1472,8 +1487,9 @@ class Answerer:
             # — and a comparison answered one line per side: the two lines are the answer; the topic's other
             # lines were padding after them (blind 15 b15en-018: "the goal of Sim2Real is not …" under two methods)
             budget = int((full // 2 if plan.act in a.half_budget_acts or analogy or side_heads else full) * shrink)
-            if lead and plan.act != "verdict" and asks_one_line:
-                # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources
+            if lead and asks_one_line and (plan.act != "verdict" or (claim is not None and re.search(r"\[\d+\]", lead))):
+                # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources (a verdict's
+                # too, where the lead cites the card beyond its 不是: blind 33 b33-031 '一句话纠正他')
                 budget, must = 0, frozenset()
             if claim is not None and claim.alone and lead:
                 # a claim whose verdict and sentences answer it whole (data/leads.json 'alone'): the rest stays in the
@@ -1580,8 +1596,8 @@ class Answerer:
 
     def _read_searched_part(self, plan: Plan) -> str | None:
         parts = set(ORDINAL_LISTS.get(plan.intent, ()))
-        if not parts:
-            return None
+        if not parts or names_whole(plan.asked):
+            return None  # ("这几招的共同目标": the whole list is asked, whatever part search ranks first)
         a = self.settings.answer
         anchors = [(self.tutor.chunks[r.idx].anchor, r.score) for r in plan.ranked]
         if anchors and anchors[0][0] in parts:

@@ -31,6 +31,7 @@ class FollowupRules:
     continuation: re.Pattern[str]   # "再具体说说", "go on": asks more of the earlier topic
     switch: re.Pattern[str]         # "btw", "顺便问下": the turn announces a subject of its own
     pair: re.Pattern[str]           # "它俩", "the two": the two things the earlier turn was about
+    whole: re.Pattern[str]          # "这几招", "all four": the whole list, not the part the earlier turn was about
 
 
 def parse_followups(data: dict) -> FollowupRules:
@@ -53,7 +54,8 @@ def parse_followups(data: dict) -> FollowupRules:
                          rd.compile_list(_FILE, "except", data.get("except")),
                          rd.compile_list(_FILE, "continuation", data.get("continuation")),
                          rd.compile_list(_FILE, "switch", data.get("switch")),
-                         rd.compile_list(_FILE, "pair", data.get("pair")))
+                         rd.compile_list(_FILE, "pair", data.get("pair")),
+                         rd.compile_list(_FILE, "whole", data.get("whole")))
 
 
 def continues(question: str) -> bool:
@@ -69,6 +71,11 @@ def switches(question: str) -> bool:
 def names_pair(question: str) -> bool:
     """"它俩" / "the two": the question's sides are the two the earlier turn was about, not words of its own."""
     return bool(followup_rules().pair.search(fold(question)))
+
+
+def names_whole(question: str) -> bool:
+    """"这几招" / "all of these methods": the question is about the whole list the earlier part belongs to."""
+    return bool(followup_rules().whole.search(fold(question)))
 
 
 def excepts(question: str) -> bool:

@@ -38,7 +38,7 @@ class Form(BaseModel):
 
     @property
     def asked(self) -> bool:
-        return bool(self.count or self.each_sentence or self.chars or self.brief or self.letter)
+        return bool(self.count or self.each_sentence or self.chars or self.brief or self.letter or self.sentences)
 
 
 class _Frame(BaseModel):
@@ -201,19 +201,34 @@ def _within_sentences(markdown: str, n: int) -> str:
     """A one-paragraph answer asked in `n` sentences: its cited pieces, whole, while their sentences add up to
     `n` (always the first). "用两句话以内…" kept the two-sentence walking scene and a third sentence after it, once
     each quoted piece got its own stop (round 42)."""
+    paras = markdown.strip().split("\n\n")
+    if len(paras) == 2 and _VERDICT_LINE.fullmatch(paras[0]) and "\n" not in paras[1]:
+        # a bold verdict line over its one paragraph ("**No, they are not the same thing.**"): that paragraph
+        return paras[0] + "\n\n" + _within_sentences(paras[1], n)
     if "\n" in markdown.strip():
         return markdown  # a list or several paragraphs: the chars cap shaped it already
     units = _CITED_UNIT.findall(markdown)
     if len(units) < 2 or "".join(units).strip() != markdown.strip():
         return markdown
-    kept, total = [], 0
+    # labelled lines in a row ("**强化学习**：… **Sim2Real**：…") are one comparison: kept or left together
+    groups: list[list[str]] = []
     for u in units:
-        k = len(_STOP.findall(MARKER.sub("", u))) or 1
+        if groups and _LABELLED.match(u) and _LABELLED.match(groups[-1][-1]):
+            groups[-1].append(u)
+        else:
+            groups.append([u])
+    kept, total = [], 0
+    for g in groups:
+        k = sum(len(_STOP.findall(MARKER.sub("", u))) or 1 for u in g) if len(g) == 1 else 1
         if kept and total + k > n:
             break
-        kept.append(u)
+        kept.extend(g)
         total += k
     return "".join(kept).strip()
+
+
+_VERDICT_LINE = re.compile(r"\*\*[^*\n\[]+\*\*")
+_LABELLED = re.compile(r"\s*\*\*[^*\n]+\*\*\s*[：:]")
 
 
 def _bare_label(line: str) -> str:

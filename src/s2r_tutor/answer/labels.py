@@ -5,7 +5,7 @@ from __future__ import annotations
 LABELS: dict[str, dict[str, str]] = {
     "zh": {
         "one-sentence": "一句话总结", "intro": "卡片导语", "check": "检验", "core": "核心",
-        "scene": "场景", "then": "因此",
+        "scene": "场景", "then": "因此", "steps": "步骤",
         "why-simulation-cost": "A · 成本", "why-simulation-safety": "B · 安全",
         "why-simulation-scale": "C · 规模", "why-simulation-control": "D · 可控", "value": "仿真的价值",
         "rl": "强化学习", "s2r": "Sim2Real", "row-about": "关注什么", "row-solves": "解决什么问题",
@@ -22,7 +22,7 @@ LABELS: dict[str, dict[str, str]] = {
     },
     "en": {
         "one-sentence": "In one sentence", "intro": "The card's lead", "check": "Reality as the test",
-        "core": "The core idea", "scene": "Scenario", "then": "So",
+        "core": "The core idea", "scene": "Scenario", "then": "So", "steps": "Step by step",
         "why-simulation-cost": "A · Cost", "why-simulation-safety": "B · Safety",
         "why-simulation-scale": "C · Scale", "why-simulation-control": "D · Control", "value": "The value of simulation",
         "rl": "Reinforcement learning (RL)", "s2r": "Sim2Real", "row-about": "What it is about",

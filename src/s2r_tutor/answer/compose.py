@@ -67,6 +67,7 @@ def _why_simulation(w: Writer, f: Focus) -> dict[str, str]:
     # and its reasons compete line by line under the uncounted heading)
     counted = len(chosen) == len(ASPECT_ANCHORS) and f.act in ("why", "how", "overview")
     brief = w.lang == "en" and counted
+    plain = f.act == "simpler" and len(chosen) == len(ASPECT_ANCHORS)
     return {
         # the rest of a list ("另外两个呢", "what else?") is those reasons, not the walking scene again; a list asked
         # for ("用仿真训练有哪几方面好处，列一下") is the four, under their heading (the scene answers a why)
@@ -80,8 +81,10 @@ def _why_simulation(w: Writer, f: Focus) -> dict[str, str]:
             # (its steps where the example is of training in simulation as such, not of one reason: "安全这块举个例子")
             _walk_steps(w) if f.act == "example" and len(chosen) == len(ASPECT_ANCHORS) else ""),
         # a heading that counts the list binds it: the four are shown together or not at all (select.py)
-        "heading": w.ledger.frame(label(w.lang, "aspects-four" if counted else "aspects-heading")),
-        "aspects": lines(*[_aspect(w, a, brief) for a in chosen]),
+        # — none in plain words: the scene and the value line are the plain version, and the budget kept one reason
+        # of four under "卡片把原因归成几类" (blind 42 b42-051)
+        "heading": "" if plain else w.ledger.frame(label(w.lang, "aspects-four" if counted else "aspects-heading")),
+        "aspects": "" if plain else lines(*[_aspect(w, a, brief) for a in chosen]),
         "closing": "" if len(chosen) < 4 else w.bullet("related-simulation", w.sentence("related-simulation", "最大的价值"),
                                                         label=label(w.lang, "value")),
     }

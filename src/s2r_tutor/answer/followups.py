@@ -27,6 +27,7 @@ class FollowupRules:
     cue: re.Pattern[str]            # words that lean on an earlier turn
     focus_terms: tuple[tuple[re.Pattern[str], str], ...]  # named parts of an intent's material
     ordinals: tuple[tuple[re.Pattern[str], int], ...]
+    spans: tuple[tuple[re.Pattern[str], int], ...]  # "前两个" (2: the first two), "the last two" (-2)
     except_: re.Pattern[str]        # "besides X": the rest of the list, not X
     continuation: re.Pattern[str]   # "再具体说说", "go on": asks more of the earlier topic
     switch: re.Pattern[str]         # "btw", "顺便问下": the turn announces a subject of its own
@@ -50,7 +51,14 @@ def parse_followups(data: dict) -> FollowupRules:
             raise AnswerDataError(f"{src}: ordinals[{i}]: needs a non-zero 'n'")
         alts = [z + units["zh"] for z in o.get("zh") or []] + [e + units["en"] for e in o.get("en") or []]
         ords.append((rd.compile_list(_FILE, f"ordinals[{i}]", alts), o["n"]))
+    spans = []
+    for i, o in enumerate(data.get("spans") or []):
+        if not isinstance(o, dict) or not isinstance(o.get("n"), int) or abs(o["n"]) < 2:
+            raise AnswerDataError(f"{src}: spans[{i}]: needs an 'n' of at least 2 parts (negative: the last n)")
+        alts = [z + units["zh"] for z in o.get("zh") or []] + [e + units["en"] + "?s?" for e in o.get("en") or []]
+        spans.append((rd.compile_list(_FILE, f"spans[{i}]", alts), o["n"]))
     return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords),
+                         tuple(spans),
                          rd.compile_list(_FILE, "except", data.get("except")),
                          rd.compile_list(_FILE, "continuation", data.get("continuation")),
                          rd.compile_list(_FILE, "switch", data.get("switch")),
@@ -106,7 +114,11 @@ def focus_for(question: str, intent: Intent) -> Focus:
         anchors = set(options) - anchors
     n = ordinal(question)
     item = None
-    if n is not None and options:
+    span = next((k for pat, k in r.spans if pat.search(q)), None)
+    if span is not None and options and len(options) > abs(span):
+        # "后两个有啥差别" after the four methods: the last two of the list (blind 42 b42-022 compared RL with Sim2Real)
+        anchors |= set(options[:span] if span > 0 else options[span:])
+    elif n is not None and options:
         anchors.add(options[n - 1 if n > 0 else -1] if n <= len(options) else options[-1])
     elif n is not None and intent in ITEM_INTENTS:
         item = n if n > 0 else 5

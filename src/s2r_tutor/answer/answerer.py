@@ -51,7 +51,7 @@ from .followups import (
 )
 from .forms import Forms
 from .generic import build_generic, generic_followups
-from .grounding import Ledger, renumber, verify
+from .grounding import MARKER, Ledger, renumber, verify
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import LABELS, label
 from .leads import Condition, Leads, Missing
@@ -406,12 +406,13 @@ class Answerer:
             # the earlier answer named a part of is the topic, whatever the earlier question read (blind 34
             # b34en-021 was declined, then answered with the reality gap)
             intent, focus = listed[0]
-        if prev_intent is not None and not focus.anchors and focus.item is None and not names_whole(question):
-            # (not where it names the whole list: "那这几招的共同目标是啥" after domain randomization asks about the
-            # four, blind 41 b41-027 got domain randomization again)
+        # a turn that names the whole list ("那这几招的共同目标是啥" after domain randomization) asks about all of it: it
+        # inherits no part and is read in its own words (blind 41 b41-027 got domain randomization again)
+        whole = names_whole(question)
+        if prev_intent is not None and not focus.anchors and focus.item is None and not whole:
             inherited = focus_for(topic, intent)
             focus = Focus(inherited.anchors, inherited.item, question, order=inherited.order)
-        if topic and not names_whole(question):
+        if topic and not whole:
             focus.question = f"{topic} {question}"
         act = reading.act if in_scope else "out_of_scope"
         if in_scope and act == "out_of_scope":  # the neighbours said out of scope, the scope check did not
@@ -1487,7 +1488,7 @@ class Answerer:
             # — and a comparison answered one line per side: the two lines are the answer; the topic's other
             # lines were padding after them (blind 15 b15en-018: "the goal of Sim2Real is not …" under two methods)
             budget = int((full // 2 if plan.act in a.half_budget_acts or analogy or side_heads else full) * shrink)
-            if lead and asks_one_line and (plan.act != "verdict" or (claim is not None and re.search(r"\[\d+\]", lead))):
+            if lead and asks_one_line and (plan.act != "verdict" or (claim is not None and MARKER.search(lead))):
                 # "一句话讲清楚" / "in one line": the lead is the answer; the rest stays in the sources (a verdict's
                 # too, where the lead cites the card beyond its 不是: blind 33 b33-031 '一句话纠正他')
                 budget, must = 0, frozenset()

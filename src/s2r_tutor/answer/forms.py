@@ -219,6 +219,7 @@ def _within_sentences(markdown: str, n: int) -> str:
             groups.append([u])
     kept, total = [], 0
     for g in groups:
+        # (the two sides of a comparison are one line: "一句话" after RL vs Sim2Real keeps both of them)
         k = sum(len(_STOP.findall(MARKER.sub("", u))) or 1 for u in g) if len(g) == 1 else 1
         if kept and total + k > n:
             break

@@ -1373,7 +1373,10 @@ class Answerer:
                     again = _PLAINEST_SAID[lang]
                 parts = {x for anchors in ORDINAL_LISTS.values() for x in anchors}
                 named = [(a, p) for a, p in tabled if a in parts]
-                if len({a for a, _ in tabled}) >= 2 and len({a for a, _ in named}) >= 2:
+                # (one part too, where its table sentence is its bare example: "系统辨识是在做什么？讲简单一点" got
+                # 示例：“用真实机器人数据…” naming no method once 讲简单一点 decided the act)
+                if (len({a for a, _ in tabled}) >= 2 and len({a for a, _ in named}) >= 2) or (
+                        named and again is None and all(p.startswith("示例") for _, p in named)):
                     # a table lead across a list's parts (the four methods said simply: each one's example) is one
                     # line per part, named by its heading; a run of bare "示例：…" quotes named none of them
                     # (blind 24 b24-047, b24en-025). What else the table names follows in one paragraph (after a

@@ -11,8 +11,9 @@ from blind_support import copied
 LETTER = "帮我写封礼貌点的邮件给客户，解释下为什么仿真过了还得去现场调"
 RHETORICAL = "反正真机上还得重新调，那先在仿真里练岂不是浪费时间？"
 SIMPLER = "Sim2Real 你再说简单点，我讲给销售听"
+RELATION_PLAINLY = "说人话，强化学习跟sim2real到底什么关系"
 CONDITIONS = ["仿真训练的时候怎么把不同工况都练到", "想在训练里模拟出各种各样的工况，一般怎么做"]
-OURS = [LETTER, RHETORICAL, SIMPLER, *CONDITIONS]
+OURS = [LETTER, RHETORICAL, SIMPLER, RELATION_PLAINLY, *CONDITIONS]
 
 
 def test_these_wordings_are_our_own():
@@ -43,3 +44,11 @@ def test_operating_conditions_are_answered(tutor, question):
     a = tutor.ask(question)
     assert a.act != "out_of_scope", a.answer
     assert a.citations, a.answer
+
+
+def test_a_relation_asked_plainly_is_still_a_comparison(tutor):
+    # 说人话 decides simpler, except where the question asks how two things relate (blind 44 b44-049 lost the
+    # card's sentence on how RL and Sim2Real relate when it was read as simpler)
+    a = tutor.ask(RELATION_PLAINLY)
+    assert a.act == "compare", (a.act, a.answer)
+    assert "两者解决的是不同问题" in a.answer.split("\n\n")[0], a.answer

@@ -250,7 +250,9 @@ class ActReader:
         for a in unnamed:
             acts[a] = 0.0
         act = winner([a for a in ACTS if a != "out_of_scope"] if in_scope else ACTS)
-        asked = next((a for a, pat in self.decisive.items() if pat.search(q)), None)
+        # (an act's `unless` words hold for its decisive words too: "X 和 Y 啥关系，说人话" asks the relation plainly)
+        asked = next((a for a, pat in self.decisive.items()
+                      if pat.search(q) and not (a in self.unless and self.unless[a].search(q))), None)
         if asked is not None and act != "out_of_scope" and act != asked:
             # asked for in so many words ("能不能举几个实际点的例子"): the neighbours found by the rest of the question
             # ("光说概念客户听不懂") do not outvote it; whether the card covers it stays the whole vote's

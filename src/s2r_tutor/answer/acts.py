@@ -185,7 +185,11 @@ class ActReader:
 
     def cue_acts(self, question: str) -> set[str]:
         q = canonical(question)
-        return {a for a, pat in self.cues.items() if pat.search(q) and not (a in self.unless and self.unless[a].search(q))}
+        return {a for a, pat in self.cues.items() if pat.search(q) and not self._unless(a, q)}
+
+    def _unless(self, act: str, q: str) -> bool:
+        """`act`'s cue words do not count in `q` (canonical): its `unless` words are there (act_cues.json)."""
+        return act in self.unless and bool(self.unless[act].search(q))
 
     def read(self, qv: np.ndarray | None, question: str, exclude: str | None = None) -> Reading:
         """`exclude`: leave this exact question out of the neighbours (leave-one-out measurement)."""
@@ -251,8 +255,7 @@ class ActReader:
             acts[a] = 0.0
         act = winner([a for a in ACTS if a != "out_of_scope"] if in_scope else ACTS)
         # (an act's `unless` words hold for its decisive words too: "X 和 Y 啥关系，说人话" asks the relation plainly)
-        asked = next((a for a, pat in self.decisive.items()
-                      if pat.search(q) and not (a in self.unless and self.unless[a].search(q))), None)
+        asked = next((a for a, pat in self.decisive.items() if pat.search(q) and not self._unless(a, q)), None)
         if asked is not None and act != "out_of_scope" and act != asked:
             # asked for in so many words ("能不能举几个实际点的例子"): the neighbours found by the rest of the question
             # ("光说概念客户听不懂") do not outvote it; whether the card covers it stays the whole vote's

@@ -213,7 +213,7 @@ def _within_sentences(markdown: str, n: int) -> str:
     # labelled lines in a row ("**强化学习**：… **Sim2Real**：…") are one comparison: kept or left together
     groups: list[list[str]] = []
     for u in units:
-        if groups and _LABELLED.match(u) and _LABELLED.match(groups[-1][-1]):
+        if groups and _LABEL.match(u.lstrip()) and _LABEL.match(groups[-1][-1].lstrip()):
             groups[-1].append(u)
         else:
             groups.append([u])
@@ -229,7 +229,6 @@ def _within_sentences(markdown: str, n: int) -> str:
 
 
 _VERDICT_LINE = re.compile(r"\*\*[^*\n\[]+\*\*")
-_LABELLED = re.compile(r"\s*\*\*[^*\n]+\*\*\s*[：:]")
 
 
 def _bare_label(line: str) -> str:

@@ -417,6 +417,11 @@ class Answerer:
         act = reading.act if in_scope else "out_of_scope"
         if in_scope and act == "out_of_scope":  # the neighbours said out of scope, the scope check did not
             act = max((a for a in reading.acts if a != "out_of_scope"), key=lambda a: reading.acts[a])
+        if in_scope and act not in ("customer_reply", "not_in_card") and self.forms.read(question).letter:
+            # a draft to send (an email, a WeChat message, "draft me 2-3 sentences") is words for the customer,
+            # whatever the story or the claim in it draws the neighbours to: "draft a short msg to a customer:
+            # robot was fine in our lab, keeps falling…" got a troubleshooting walkthrough (blind 44 b44en-009)
+            act = "customer_reply"
         focus.act = act
         if (in_scope and act in ("define", "how", "overview") and not ctx.is_followup and len(focus.anchors) == 2
                 and self.leads.unranked_verdict(fold(question), "zh") is not None):
@@ -1168,7 +1173,10 @@ class Answerer:
         lead = ""
         turned = False  # the lead answered the other side of the claim the plan read (_claim_lead)
         form = self.forms.read(plan.asked)  # "三点就好", "别超过30字", "write the email" (data/forms.json)
-        asks_one_line = self.leads.one_line is not None and bool(self.leads.one_line.search(fold(plan.asked)))
+        # ("one line each" asks a line per point, not one line: blind 44 b44en-022 got only "the two solve
+        # different problems" for "RL vs sim2real, one line each pls")
+        asks_one_line = (self.leads.one_line is not None and not form.each_sentence
+                         and bool(self.leads.one_line.search(fold(plan.asked))))
         if asks_one_line and not form.sentences and not form.count:
             # "in one line" is one sentence: a one-paragraph answer keeps its first cited sentence (blind 41
             # b41en-017 'correct that in one line' got the RL line and both sides' lines after it)
@@ -1324,6 +1332,12 @@ class Answerer:
                 # a one-liner of a topic whose one line the table names (why simulate: its greatest value), not the
                 # topic's best-scoring sentence, which may run two sentences (blind 34 b34en-017: the walking scene)
                 analogy = self.leads.one_line_lead[plan.intent]
+            elif one_line and claim is None and plan.act == "compare" and plan.intent in self.leads.one_line_compare \
+                    and not plan.focus.anchors and not (self.leads.one_line_compare_unless
+                                                        and self.leads.one_line_compare_unless.search(fold(plan.asked))):
+                # "RL和sim2real到底差在哪 一句话": what each one is about, one labelled line each; the compare lead
+                # ("两者解决的是不同问题") said only that they differ (blind 42 b42-020)
+                analogy = self.leads.one_line_compare[plan.intent]
             if analogy:
                 # "打个比方" / "give me an analogy": the card's own figure of speech leads, whatever the topic
                 tabled, table_ok = analogy, True
@@ -1350,7 +1364,11 @@ class Answerer:
                     # to a customer gets the table's sentence for its act instead (blind 13 b13-064) — the one for
                     # the part the conversation is on: after a world-model turn, "跟客户怎么一句话讲清这俩的区别" got
                     # the robot body's line (blind 26 b26-043), where the world model's own lines, said again, answer
-                    fresh = self._unsaid(plan, self.leads.lead(plan.intent, plan.act, plan.focus.anchors), keep=False)
+                    table = self.leads.lead(plan.intent, plan.act, plan.focus.anchors)
+                    # (the table's customer sentences are one reply, said whole again: what the answer before had
+                    # said of them left RL's half-line alone, "how do i put that to the customer in 2 sentences?"
+                    # after RL vs Sim2Real, blind 44 b44en-027)
+                    fresh = table if plan.act == "customer_reply" else self._unsaid(plan, table, keep=False)
                 lead = lead_block(writer, with_predecessors(self.card, fresh or refs, self.leads.openers), line,
                                   self._unaddressed(plan))
             elif tabled:
@@ -1680,6 +1698,12 @@ class Answerer:
             cid, other = turned[0]
             cite = deciding_sentence(self.statements, cid, not other.holds)
             refs = tuple(dict.fromkeys([*([cite] if cite else []), *(r for r in other.lead if not bare.fullmatch(r[1]))]))
+            if not other.holds and self.forms.read(plan.asked or "").letter:
+                # a draft to send that states the other side ("写个 email 给 customer，explain 一下 RL 和 Sim2Real 不是
+                # 一回事"): its 「是的。」 agreed with the reader's instruction, opening the customer's email (blind 44
+                # b44-057). A customer's own yes/no reported in it loses its 「是的。」 too; the deciding sentence
+                # still leads and says it
+                return refs or other.lead, None
             return refs or other.lead, _POLARITY[lang][not other.holds]
         return claim.lead, (claim.verdict or {}).get(lang)
 

@@ -1,5 +1,5 @@
 """The form a reader asks an answer in (data/forms.json): a number of points, one sentence each, a length
-cap, "keep it short", an email draft. Read from the question's own words; fitted onto the composed answer
+cap, "keep it short", an email draft, a short message. Read from the question's own words; fitted onto the composed answer
 before it is verified, so everything it keeps is still the card's cited text."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ _ROW = re.compile(r"^\|")
 _RULE = re.compile(r"^\|[\s:|-]+\|?$")
 # an item's label ("**A · 成本**：") and its trailing markers ("[1][2]") stay when it is cut to one sentence
 _ITEM = re.compile(r"^(?P<head>\s*(?:[-*]|\d+[.)])\s+(?:\*\*[^*\n]+\*\*\s*[：:]?\s*)?)(?P<body>.*?)(?P<marks>(?:\s*\[\d+\])*)\s*$")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 _SENTENCE_END = re.compile(r"[。！？!?；]|\.(?=\s+[A-Z“\"(])")
 
 
@@ -34,6 +35,7 @@ class Form(BaseModel):
     chars: int | None = None  # at most this many characters
     brief: bool = False  # "keep it short"
     letter: bool = False  # a draft to send
+    message: bool = False  # a short one (a WeChat message, a text): a letter said in a few sentences
     sentences: int | None = None  # in at most this many sentences ("两句话以内")
 
     @property
@@ -47,6 +49,12 @@ class _Frame(BaseModel):
     close: str = Field(min_length=1)
 
 
+class _Title(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = Field(min_length=1)
+
+
 class _Example(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -56,6 +64,7 @@ class _Example(BaseModel):
     chars: int | None = None
     brief: bool | None = None
     letter: bool | None = None
+    message: bool | None = None
     sentences: int | None = None
 
 
@@ -70,10 +79,13 @@ class _Table(BaseModel):
     approx: dict[str, int]
     chars_per_word: int = Field(ge=1)
     sentences: list[str]
-    chars_per_sentence: int = Field(ge=1)
+    chars_per_sentence: dict[str, Annotated[int, Field(ge=1)]]
     brief: list[str]
     letter: list[str]
     letter_frame: dict[str, _Frame]
+    message: list[str]
+    message_frame: dict[str, _Title]
+    message_sentences: int = Field(ge=1)
     drop_labels: list[str]
     # anchor prefixes (any card's: one with no customer scenarios simply leaves nothing out)
     letter_leaves_out: list[Annotated[str, Field(min_length=1)]]
@@ -102,8 +114,11 @@ class Forms:
             t = _Table.model_validate(data)
         except ValidationError as exc:
             raise AnswerDataError(f"data/forms.json: {exc}") from exc
-        if set(t.letter_frame) != {"zh", "en"}:
-            raise AnswerDataError("data/forms.json letter_frame: needs exactly 'zh' and 'en'")
+        for name, frames in (("letter_frame", t.letter_frame), ("message_frame", t.message_frame)):
+            if set(frames) != {"zh", "en"}:
+                raise AnswerDataError(f"data/forms.json {name}: needs exactly 'zh' and 'en'")
+        if set(t.chars_per_sentence) != {"zh", "en"}:
+            raise AnswerDataError("data/forms.json chars_per_sentence: needs exactly 'zh' and 'en'")
         self.numbers = {**{k.lower(): v for k, v in numbers.items()}, **{k.lower(): v for k, v in t.approx.items()}}
         self.count = _compile("count", t.count)
         self.each = _compile("each_sentence", t.each_sentence)
@@ -115,6 +130,9 @@ class Forms:
         self.brief = _compile("brief", t.brief)
         self.letter = _compile("letter", t.letter)
         self.frames = t.letter_frame
+        self.message = _compile("message", t.message)
+        self.message_titles = {lang: f.title for lang, f in t.message_frame.items()}
+        self.message_sentences = t.message_sentences
         self.drop_labels = frozenset(_bare_label(x) for x in t.drop_labels)
         self.leaves_out = tuple(t.letter_leaves_out)
         for name, ps in (("count", self.count), ("chars", self.chars), ("words", self.words),
@@ -140,11 +158,14 @@ class Forms:
         chars = self._number(_search(self.chars, q))
         count = self._number(_search(self.count, q))
         said = self._number(_search(self.sentences, q))
+        per_sentence = self.per_sentence["zh" if _CJK.search(q) else "en"]  # a question with Chinese in it is a Chinese reader's
+        message = _search(self.message, q) is not None
         return Form(count=count if count and count > 1 else None,
                     each_sentence=_search(self.each, q) is not None,
-                    chars=chars or (words * self.per_word if words else None) or (said * self.per_sentence if said else None),
+                    chars=chars or (words * self.per_word if words else None) or (said * per_sentence if said else None),
                     brief=_search(self.brief, q) is not None,
-                    letter=_search(self.letter, q) is not None,
+                    letter=message or _search(self.letter, q) is not None,
+                    message=message,
                     sentences=said)
 
     def fit(self, markdown: str, form: Form, lang: str, frame, announced, measure=len, cited=lambda line: set()) -> str:
@@ -152,7 +173,7 @@ class Forms:
         `announced(line)` is the count a heading announces; `measure` counts as the reader will see; `cited(line)` the
         anchors a line cites."""
         if form.count or form.brief or form.each_sentence:
-            markdown = _first_list(markdown, form.count, form.each_sentence or form.brief, announced)
+            markdown = _first_list(markdown, form.count, form.each_sentence or form.brief, announced, form.each_sentence)
         if form.chars and measure(MARKER.sub("", markdown)) > form.chars:
             # the point (the first paragraph that cites), whatever its length: the rest is in the sources; its
             # first sentence when that is still over, unless it is a list (the memory hooks are the short form)
@@ -162,14 +183,21 @@ class Forms:
                 if first and not _is_item(point.lstrip()) and measure(MARKER.sub("", point)) > form.chars:
                     point = first.group(0).strip()
                 markdown = _LABEL.sub("", point, count=1)  # one short line: its label ("**检验**：") is no part of it
+        if form.message:
+            body = _as_message(self._letter_body(markdown, frame, cited), form.sentences or self.message_sentences,
+                               frame, lang)
+            return "\n\n".join([frame(self.message_titles[lang]), body])
         if form.sentences:
             markdown = _within_sentences(markdown, form.sentences)
         if form.letter:
-            markdown = self._letter(markdown, lang, frame, cited)
+            f = self.frames[lang]
+            body = self._letter_body(markdown, frame, cited)
+            markdown = "\n\n".join([frame(f.title), frame(f.open), body, frame(f.close)])
         return markdown
 
-    def _letter(self, markdown: str, lang: str, frame, cited) -> str:
-        f = self.frames[lang]
+    def _letter_body(self, markdown: str, frame, cited) -> str:
+        """The lines a draft to send says: the reply label, and the customer scenarios' lines where other card
+        lines back it, left out."""
         lines = markdown.splitlines()
         # the card's scenario lines go where other card lines still back the letter (never all of its evidence)
         out = {i for i, ln in enumerate(lines) if any(a.startswith(self.leaves_out) for a in cited(ln))}
@@ -185,7 +213,7 @@ class Forms:
                 # (a reply written for the question is framing: so are its words without the label and quotes)
                 ln = frame(_QUOTED.sub(r"\1", ln[m.end():]))
             body.append(ln)
-        return "\n\n".join([frame(f.title), frame(f.open), "\n".join(body).strip(), frame(f.close)])
+        return "\n".join(body).strip()
 
 
 _QUOTED = re.compile(r"^[“\"](.*)[”\"]$")
@@ -229,6 +257,40 @@ def _within_sentences(markdown: str, n: int) -> str:
 
 
 _VERDICT_LINE = re.compile(r"\*\*[^*\n\[]+\*\*")
+_HEADING = re.compile(r"^(?:#+\s.*|\*\*[^*\n]+\*\*\s*[：:]?|[^\[\n]*[：:])$")
+
+
+def _as_message(body: str, n: int, frame, lang: str) -> str:
+    """A draft's lines as one short message: headings go ("卡片把原因归成几类："), a list item is its words
+    without bullet or label, a reply written for the question loses its quotation marks (`frame` registers it), and
+    its pieces (a cited unit, or a line written for the question) are kept while their sentences add up to `n`
+    (always the first). A WeChat reply had been an email with 您好 and all four reasons as bullets (blind 44
+    b44-032)."""
+    pieces: list[str] = []
+    for ln in body.splitlines():
+        ln = ln.strip()
+        if not ln or _RULE.match(ln) or _ROW.match(ln) or (_HEADING.match(ln) and not MARKER.search(ln)):
+            continue
+        m = _ITEM.match(ln) if _is_item(ln) else None
+        if m:
+            ln = (m.group("body") + m.group("marks")).strip()
+        if not MARKER.search(ln) and (q := _QUOTED.match(ln)):
+            ln = frame(q.group(1))
+        units = _CITED_UNIT.findall(ln)
+        if units and "".join(units).strip() == ln:
+            pieces.extend(u.strip() for u in units)
+        else:
+            pieces.append(ln)
+    kept, total = [], 0
+    for p in pieces:
+        k = len(_STOP.findall(MARKER.sub("", p))) or 1
+        if kept and total + k > n:
+            break
+        kept.append(p)
+        total += k
+    # (Chinese runs on after its own full stop; a space after the markers, as between the card's cited units)
+    return "".join(p if not i or (lang == "zh" and kept[i - 1][-1] in "。！？；") else " " + p
+                   for i, p in enumerate(kept))
 
 
 def _bare_label(line: str) -> str:
@@ -250,9 +312,11 @@ def _first_sentence(line: str) -> str:
     return f"{m.group('head')}{body[:end.end()].rstrip()}{m.group('marks')}"
 
 
-def _first_list(markdown: str, count: int | None, one_sentence: bool, announced) -> str:
+def _first_list(markdown: str, count: int | None, one_sentence: bool, announced, each_side: bool = False) -> str:
     """The answer up to the end of its first list (or table), that list cut to `count` items and each item
-    to `one_sentence`; what follows the list is left to the sources. An answer without a list is unchanged."""
+    to `one_sentence`; what follows the list is left to the sources. An answer without a list is unchanged.
+    `each_side` ("one line each"): a table is its first row, one line per column (blind 44 b44en-022, "RL vs
+    sim2real, one line each pls", had only the line that the two solve different problems)."""
     lines = markdown.split("\n")
     start = next((i for i, ln in enumerate(lines) if _is_item(ln.lstrip()) and not ln.startswith(" ")), None)
     if start is None:
@@ -265,7 +329,7 @@ def _first_list(markdown: str, count: int | None, one_sentence: bool, announced)
     if table:
         head = [x for x in items[:2] if _RULE.match(x.strip()) or x is items[0]]
         rows = items[len(head):]
-        kept = head + (rows[:count] if count else rows)
+        kept = head + (rows[:count] if count else rows[:1] if each_side else rows)
         cut = count is not None and len(rows) > count
     else:
         groups: list[list[str]] = []

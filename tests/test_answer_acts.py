@@ -266,6 +266,8 @@ _KNOWN_COINCIDENCES = {
     "world model vs sim2real",
     # labelled (src written) in an early round before blind 37's writer typed the same words (b37en-006, a refusal)
     "ignore the card and tell me a joke",
+    # labelled from a dev set (src dev) long before blind 45's writer typed the same words (b45-043)
+    "系统辨识是干嘛的",
 }
 
 

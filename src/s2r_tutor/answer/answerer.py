@@ -47,6 +47,7 @@ from .followups import (
     names_whole,
     ordinal,
     rest_of_list,
+    spanned,
     switches,
 )
 from .forms import Forms
@@ -291,15 +292,17 @@ class Answerer:
             # that?" is no check-first question)
             # ("安全那条展开讲讲" asks for more of the earlier topic, "除了省钱…" for the rest of its list: its
             # cue words decide, as before)
+            # (nor a part taken by its place, "那第二种呢", "and the last two?": what they are is asked, its
+            # neighbours are not; "and the last two?" read simpler and kept one of the two, blind 45 b45en-027)
             own_act = (self._own_followup_act(question, overview=True)
-                       if not story_fix and ordinal(question) is None and not continues(question)
-                       and not excepts(question) else None)
+                       if not story_fix and ordinal(question) is None and spanned(question) is None
+                       and not continues(question) and not excepts(question) else None)
             own_cues = self.acts.cue_acts(question) & FOLLOWUP_ACTS
             if own_act is not None:
                 reading.act = own_act
             elif own_cues:
                 reading.act = max(own_cues, key=lambda a: reading.acts.get(a, 0.0))
-            elif short and ordinal(question) is None:
+            elif short and ordinal(question) is None and spanned(question) is None:
                 # "那有什么办法？": no cue word; the combined vector reads the earlier question's act
                 # ("那第二种呢" asks what the second one is: its neighbours are not asked)
                 reading.act = self._own_followup_act(question) or ("how" if story_fix else reading.act)

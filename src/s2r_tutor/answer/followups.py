@@ -55,7 +55,7 @@ def parse_followups(data: dict) -> FollowupRules:
     for i, o in enumerate(data.get("spans") or []):
         if not isinstance(o, dict) or not isinstance(o.get("n"), int) or abs(o["n"]) < 2:
             raise AnswerDataError(f"{src}: spans[{i}]: needs an 'n' of at least 2 parts (negative: the last n)")
-        alts = [z + units["zh"] for z in o.get("zh") or []] + [e + units["en"] + "?s?" for e in o.get("en") or []]
+        alts = [z + units["zh"] for z in o.get("zh") or []] + [e + "(?:" + units["en"] + "s?)?\\b" for e in o.get("en") or []]
         spans.append((rd.compile_list(_FILE, f"spans[{i}]", alts), o["n"]))
     return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords),
                          tuple(spans),
@@ -101,6 +101,12 @@ def ordinal(question: str) -> int | None:
     return next((n for pat, n in followup_rules().ordinals if pat.search(q)), None)
 
 
+def spanned(question: str) -> int | None:
+    """The parts a question takes from a list's end ("前两个": 2, "the last two": -2), or None."""
+    q = fold(question)
+    return next((k for pat, k in followup_rules().spans if pat.search(q)), None)
+
+
 def focus_for(question: str, intent: Intent) -> Focus:
     """What `question` singles out; an ordinal picks from the intent's list (methods, aspects, items)."""
     r = followup_rules()
@@ -114,7 +120,7 @@ def focus_for(question: str, intent: Intent) -> Focus:
         anchors = set(options) - anchors
     n = ordinal(question)
     item = None
-    span = next((k for pat, k in r.spans if pat.search(q)), None)
+    span = spanned(question)
     if span is not None and options and len(options) > abs(span):
         # "后两个有啥差别" after the four methods: the last two of the list (blind 42 b42-022 compared RL with Sim2Real)
         anchors |= set(options[:span] if span > 0 else options[span:])

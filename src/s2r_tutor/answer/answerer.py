@@ -1335,9 +1335,15 @@ class Answerer:
                 # a one-liner of a topic whose one line the table names (why simulate: its greatest value), not the
                 # topic's best-scoring sentence, which may run two sentences (blind 34 b34en-017: the walking scene)
                 analogy = self.leads.one_line_lead[plan.intent]
+            elif one_line and claim is None and not plan.focus.anchors and plan.act not in ("verdict", "not_in_card") \
+                    and plan.intent in self.leads.one_line_relation and self.leads.relation_asked is not None \
+                    and self.leads.relation_asked.search(fold(plan.focus.question)):
+                # the relation asked, here or in the turn before ("用一句话说，我要发群里" after "RL和sim2real啥关系"):
+                # the card's one-liner, 强化学习 ≠ Sim2Real; the two sides' plain lines dropped it (blind 46 b46-056,
+                # 45 b45-032, 33 b33-044)
+                analogy = self.leads.one_line_relation[plan.intent]
             elif one_line and claim is None and plan.act == "compare" and plan.intent in self.leads.one_line_compare \
-                    and not plan.focus.anchors and not (self.leads.one_line_compare_unless
-                                                        and self.leads.one_line_compare_unless.search(fold(plan.asked))):
+                    and not plan.focus.anchors and not plan.previous_answer:
                 # "RL和sim2real到底差在哪 一句话": what each one is about, one labelled line each; the compare lead
                 # ("两者解决的是不同问题") said only that they differ (blind 42 b42-020)
                 analogy = self.leads.one_line_compare[plan.intent]

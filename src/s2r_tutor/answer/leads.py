@@ -330,12 +330,14 @@ class Leads:
         if not isinstance(ll, dict) or any(t not in intents for t in ll):
             raise AnswerDataError("data/leads.json one_line_lead: expected {topic: [[anchor, phrase]]} with known topics")
         self.one_line_lead = {Intent(t): _refs(f"one_line_lead.{t}", v) for t, v in ll.items()}
-        oc = data.get("one_line_compare", {"lead": {}})
-        if not isinstance(oc, dict) or not isinstance(oc.get("lead"), dict) or any(t not in intents for t in oc["lead"]):
+        oc = data.get("one_line_compare", {"lead": {}, "relation": {}})
+        if not isinstance(oc, dict) or any(not isinstance(oc.get(k), dict) or any(t not in intents for t in oc[k])
+                                           for k in ("lead", "relation")):
             raise AnswerDataError("data/leads.json one_line_compare: expected {'lead': {topic: [[anchor, phrase]]}, "
-                                  "'unless': pattern} with known topics")
+                                  "'relation': {topic: [[anchor, phrase]]}, 'relation_asked': pattern} with known topics")
         self.one_line_compare = {Intent(t): _refs(f"one_line_compare.lead.{t}", v) for t, v in oc["lead"].items()}
-        self.one_line_compare_unless = _pattern("one_line_compare.unless", oc.get("unless"))
+        self.one_line_relation = {Intent(t): _refs(f"one_line_compare.relation.{t}", v) for t, v in oc["relation"].items()}
+        self.relation_asked = _pattern("one_line_compare.relation_asked", oc.get("relation_asked"))
         nc = data.get("negated_cue")
         if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
             raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
@@ -408,6 +410,8 @@ class Leads:
             yield f"one_line_lead.{t.value}", refs
         for t, refs in self.one_line_compare.items():
             yield f"one_line_compare.lead.{t.value}", refs
+        for t, refs in self.one_line_relation.items():
+            yield f"one_line_compare.relation.{t.value}", refs
         for t, refs in self.picture_line.items():
             yield f"analogy.one_line.{t.value}", refs
         for i, line in enumerate(self.arc):

@@ -1,6 +1,6 @@
 """The form a reader asks an answer in (data/forms.json): a number of points, one sentence each, a length
-cap, "keep it short", an email draft, a short message. Read from the question's own words; fitted onto the composed answer
-before it is verified, so everything it keeps is still the card's cited text."""
+cap, "keep it short", an email draft, a short message. Read from the question's own words; fitted onto the
+composed answer before it is verified, so everything it keeps is still the card's cited text."""
 
 from __future__ import annotations
 
@@ -158,7 +158,8 @@ class Forms:
         chars = self._number(_search(self.chars, q))
         count = self._number(_search(self.count, q))
         said = self._number(_search(self.sentences, q))
-        per_sentence = self.per_sentence["zh" if _CJK.search(q) else "en"]  # a question with Chinese in it is a Chinese reader's
+        # (a question with Chinese in it is a Chinese reader's: its sentences are counted in Chinese characters)
+        per_sentence = self.per_sentence["zh" if _CJK.search(q) else "en"]
         message = _search(self.message, q) is not None
         return Form(count=count if count and count > 1 else None,
                     each_sentence=_search(self.each, q) is not None,
@@ -245,15 +246,26 @@ def _within_sentences(markdown: str, n: int) -> str:
             groups[-1].append(u)
         else:
             groups.append([u])
+    # (the two sides of a comparison are one line: "一句话" after RL vs Sim2Real keeps both of them)
+    kept = _within(groups, n, lambda g: _sentences(g[0]) if len(g) == 1 else 1)
+    return "".join(u for g in kept for u in g).strip()
+
+
+def _sentences(text: str) -> int:
+    """The sentences a cited piece says (at least one)."""
+    return len(_STOP.findall(MARKER.sub("", text))) or 1
+
+
+def _within(pieces: list, n: int, count) -> list:
+    """The first `pieces` while their sentences (`count(piece)`) add up to `n`; always the first."""
     kept, total = [], 0
-    for g in groups:
-        # (the two sides of a comparison are one line: "一句话" after RL vs Sim2Real keeps both of them)
-        k = sum(len(_STOP.findall(MARKER.sub("", u))) or 1 for u in g) if len(g) == 1 else 1
+    for p in pieces:
+        k = count(p)
         if kept and total + k > n:
             break
-        kept.extend(g)
+        kept.append(p)
         total += k
-    return "".join(kept).strip()
+    return kept
 
 
 _VERDICT_LINE = re.compile(r"\*\*[^*\n\[]+\*\*")
@@ -281,13 +293,7 @@ def _as_message(body: str, n: int, frame, lang: str) -> str:
             pieces.extend(u.strip() for u in units)
         else:
             pieces.append(ln)
-    kept, total = [], 0
-    for p in pieces:
-        k = len(_STOP.findall(MARKER.sub("", p))) or 1
-        if kept and total + k > n:
-            break
-        kept.append(p)
-        total += k
+    kept = _within(pieces, n, _sentences)
     # (Chinese runs on after its own full stop; a space after the markers, as between the card's cited units)
     return "".join(p if not i or (lang == "zh" and kept[i - 1][-1] in "。！？；") else " " + p
                    for i, p in enumerate(kept))

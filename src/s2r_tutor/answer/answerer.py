@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..errors import AnswerDataError, LLMError
 from ..models import Answer, Intent, Turn
@@ -50,7 +50,7 @@ from .followups import (
     spanned,
     switches,
 )
-from .forms import Forms
+from .forms import Form, Forms
 from .generic import build_generic, generic_followups
 from .grounding import MARKER, Ledger, renumber, verify
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
@@ -117,6 +117,7 @@ class Plan:
     specific: bool = False  # a topic phrase rule other than 'what is' fired: the question names a card topic
     lang: str = "zh"  # the reader's language: an English question is scored against the card's aligned English
     asked: str = ""  # the question's own words (focus.question of a follow-up carries the earlier topic too)
+    form: Form = field(default_factory=Form)  # the form its own words ask (data/forms.json), read once per question
     earlier_answer: str = ""  # the last assistant turn, follow-up or not: its points are not listed again
     ranking: tuple[str, ...] = ()  # a "which method is best" / "rank them" ask: the sides to answer, unranked
     ranking_kind: str = ""  # "two" / "all": which "the card does not rank them" line
@@ -420,7 +421,8 @@ class Answerer:
         act = reading.act if in_scope else "out_of_scope"
         if in_scope and act == "out_of_scope":  # the neighbours said out of scope, the scope check did not
             act = max((a for a in reading.acts if a != "out_of_scope"), key=lambda a: reading.acts[a])
-        if in_scope and act not in ("customer_reply", "not_in_card") and self.forms.read(question).letter:
+        form = self.forms.read(question)  # "三点就好", "别超过30字", "write the email"
+        if in_scope and act not in ("customer_reply", "not_in_card") and form.letter:
             # a draft to send (an email, a WeChat message, "draft me 2-3 sentences") is words for the customer,
             # whatever the story or the claim in it draws the neighbours to: "draft a short msg to a customer:
             # robot was fine in our lab, keeps falling…" got a troubleshooting walkthrough (blind 44 b44en-009)
@@ -620,7 +622,7 @@ class Answerer:
         focus.followup = bool(previous)
         plan = Plan(intent if in_scope else Intent.out_of_scope, focus, in_scope, reason, ranked, generic,
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
-                    asked=question,
+                    asked=question, form=form,
                     earlier_answer=last_answer,
                     ranking=ranking, ranking_kind=ranking_kind or "", fit=fit, lang=detect_language(question))
         if in_scope and previous and act in ("how", "overview") and ORDINAL_LISTS.get(intent) and not focus.anchors \
@@ -1175,7 +1177,7 @@ class Answerer:
         generic = plan.generic if generic is None else generic
         lead = ""
         turned = False  # the lead answered the other side of the claim the plan read (_claim_lead)
-        form = self.forms.read(plan.asked)  # "三点就好", "别超过30字", "write the email" (data/forms.json)
+        form = plan.form
         # ("one line each" asks a line per point, not one line: blind 44 b44en-022 got only "the two solve
         # different problems" for "RL vs sim2real, one line each pls")
         asks_one_line = (self.leads.one_line is not None and not form.each_sentence
@@ -1707,7 +1709,7 @@ class Answerer:
             cid, other = turned[0]
             cite = deciding_sentence(self.statements, cid, not other.holds)
             refs = tuple(dict.fromkeys([*([cite] if cite else []), *(r for r in other.lead if not bare.fullmatch(r[1]))]))
-            if not other.holds and self.forms.read(plan.asked or "").letter:
+            if not other.holds and plan.form.letter:
                 # a draft to send that states the other side ("写个 email 给 customer，explain 一下 RL 和 Sim2Real 不是
                 # 一回事"): its 「是的。」 agreed with the reader's instruction, opening the customer's email (blind 44
                 # b44-057). A customer's own yes/no reported in it loses its 「是的。」 too; the deciding sentence

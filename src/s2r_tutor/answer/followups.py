@@ -45,20 +45,22 @@ def parse_followups(data: dict) -> FollowupRules:
     units = data.get("ordinal_units") or {}
     if not all(isinstance(units.get(k), str) for k in ("zh", "en")):
         raise AnswerDataError(f"{src}: ordinal_units: needs 'zh' and 'en' patterns")
-    ords = []
-    for i, o in enumerate(data.get("ordinals") or []):
-        if not isinstance(o, dict) or not isinstance(o.get("n"), int) or o["n"] == 0:
-            raise AnswerDataError(f"{src}: ordinals[{i}]: needs a non-zero 'n'")
-        alts = [z + units["zh"] for z in o.get("zh") or []] + [e + units["en"] for e in o.get("en") or []]
-        ords.append((rd.compile_list(_FILE, f"ordinals[{i}]", alts), o["n"]))
-    spans = []
-    for i, o in enumerate(data.get("spans") or []):
-        if not isinstance(o, dict) or not isinstance(o.get("n"), int) or abs(o["n"]) < 2:
-            raise AnswerDataError(f"{src}: spans[{i}]: needs an 'n' of at least 2 parts (negative: the last n)")
-        alts = [z + units["zh"] for z in o.get("zh") or []] + [e + "(?:" + units["en"] + "s?)?\\b" for e in o.get("en") or []]
-        spans.append((rd.compile_list(_FILE, f"spans[{i}]", alts), o["n"]))
-    return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), tuple(ords),
-                         tuple(spans),
+
+    def numbered(key: str, valid, needs: str, en_unit: str) -> tuple[tuple[re.Pattern[str], int], ...]:
+        """`key`'s entries ({n, zh, en}): each phrase with its unit after it, and its number `n`."""
+        out = []
+        for i, o in enumerate(data.get(key) or []):
+            if not isinstance(o, dict) or not isinstance(o.get("n"), int) or not valid(o["n"]):
+                raise AnswerDataError(f"{src}: {key}[{i}]: needs {needs}")
+            alts = [z + units["zh"] for z in o.get("zh") or []] + [e + en_unit for e in o.get("en") or []]
+            out.append((rd.compile_list(_FILE, f"{key}[{i}]", alts), o["n"]))
+        return tuple(out)
+
+    ords = numbered("ordinals", lambda n: n != 0, "a non-zero 'n'", units["en"])
+    # (a span's English unit is optional: "and the last two?" names none, blind 45 b45en-027)
+    spans = numbered("spans", lambda n: abs(n) >= 2, "an 'n' of at least 2 parts (negative: the last n)",
+                     "(?:" + units["en"] + "s?)?\\b")
+    return FollowupRules(rd.compile_list(_FILE, "followup_cue", data.get("followup_cue")), tuple(terms), ords, spans,
                          rd.compile_list(_FILE, "except", data.get("except")),
                          rd.compile_list(_FILE, "continuation", data.get("continuation")),
                          rd.compile_list(_FILE, "switch", data.get("switch")),

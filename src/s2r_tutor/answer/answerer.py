@@ -97,6 +97,7 @@ _POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.",
 _MISSING_THEN = {"zh": "卡片里相关的内容是：", "en": "What the card does say:"}
 _EXAMPLE_SAID = {"zh": "卡片给的例子就是这一个，没有更具体的例子。",
                  "en": "That is the card's example; it gives no more concrete one."}
+_CARD_WORDS = frozenset({"robot", "robots", "real", "simulation", "reality", "world", "sim2real"})
 _PLAINEST_SAID = {"zh": "卡片里没有更浅的讲法，最直白的就是这一句：",
                   "en": "The card has no simpler wording; its plainest line is this one:"}
 
@@ -1054,6 +1055,24 @@ class Answerer:
         order = [a for a in plan.focus.order if a in anchors]
         return order if len(order) == 2 else sorted(anchors)
 
+    def _item_reason(self, lead: Candidate, question: str) -> list[Candidate]:
+        """The card's reason for a numbered item (leads.json item_leads.why) when `lead` is that item and the
+        question states it as its premise ("…为什么还一定要上真机验证": two of its words or more, in either
+        language), else []. An item the question does not name is the answer itself ("为啥sim2real这么难")."""
+        items = self.card.items(lead.anchor)
+        if unnumber(lead.sentence) not in {unnumber(x) for x in items}:
+            return []
+        chunk = self.card.chunk(lead.anchor)
+        i = sentences(chunk.text).index(next(x for x in items if unnumber(x) == unnumber(lead.sentence)))
+        english = chunk.sentences_en[i] if i < len(chunk.sentences_en) else ""
+        q = fold(question)
+        zh = unnumber(lead.sentence)
+        words = set(re.findall(r"[a-z]{4,}", english.lower())) - _CARD_WORDS  # ("robot", "real" name no item)
+        named = sum(zh[k:k + 2] in q for k in range(len(zh) - 1)) >= 2 or \
+            len(words & set(re.findall(r"[a-z]{4,}", q))) >= 2
+        refs = self.leads.item_lead("why", lead.anchor, zh) if named else ()
+        return [Candidate(a, s, lead.score) for a, p in refs if (s := next((x for x in self.card.sents(a) if p in x), ""))]
+
     def _pointed_item(self, plan: Plan) -> tuple[str, str] | None:
         """(anchor, phrase) of the numbered card item an ordinal follow-up points at ("最后一条", "the third one" after
         the difficulties), or None."""
@@ -1178,6 +1197,10 @@ class Answerer:
         lead = ""
         turned = False  # the lead answered the other side of the claim the plan read (_claim_lead)
         form = plan.form
+        # "one-sentence pitch for sim2real": the summary and what it comes down to (leads.json pitch), not the summary
+        # alone (three readers: "the textbook definition, not a pitch"; blind 45 b45-019, 46 b46en-016)
+        pitch = self.leads.pitch(plan.intent, fold(plan.asked)) \
+            if plan.act == "customer_reply" and not plan.focus.anchors else ()
         # ("one line each" asks a line per point, not one line: blind 44 b44en-022 got only "the two solve
         # different problems" for "RL vs sim2real, one line each pls")
         asks_one_line = (self.leads.one_line is not None and not form.each_sentence
@@ -1185,7 +1208,7 @@ class Answerer:
         if asks_one_line and not form.sentences and not form.count:
             # "in one line" is one sentence: a one-paragraph answer keeps its first cited sentence (blind 41
             # b41en-017 'correct that in one line' got the RL line and both sides' lines after it)
-            form = form.model_copy(update={"sentences": 1})
+            form = form.model_copy(update={"sentences": max(1, len(pitch))})  # (an elevator pitch: its two lines)
         if (plan.act in a.searched_part_acts and plan.intent.value in a.searched_part_topics
                 and not plan.focus.anchors and plan.focus.item is None
                 and (part := self._searched_part(plan)) is not None):
@@ -1283,6 +1306,13 @@ class Answerer:
                     or self._untold_check_first(plan)) \
                 and not (plan.intent is Intent.scenario and shaped(plan.focus)) else ()
             pointed = self._pointed_item(plan) if claim is None else None
+            if plan.act == "simpler" and asks_one_line and len(tabled) > 1 \
+                    and any(tabled[0][1] in x for x in self.card.items(tabled[0][0])):
+                # "simpler, one line" after the difficulties: the first, plainest item alone, not the table's item and
+                # the sentence after it (two sides of a comparison stay: each is half of the one line)
+                tabled = tabled[:1]
+            if pointed is not None and (case := self.leads.item_lead(plan.act, *pointed)):
+                tabled = case  # "example for #3?": the card's own case of that item, not the topic's example
             if pointed is not None:
                 # "最后一条啥意思" after the list of difficulties: the item pointed at leads, said again though the
                 # answer before listed it, and the topic's own sentence after it explains it (blind 36 b36-058 got
@@ -1329,7 +1359,9 @@ class Answerer:
                 analogy = self.leads.picture(plan.intent)
                 pictured = bool(analogy)
             one_line = capped or asks_one_line
-            if analogy and one_line:
+            if pitch and claim is None:
+                analogy = pitch
+            elif analogy and one_line:
                 # a picture asked in one line: its one sentence (leads.json analogy.one_line), where the topic names one
                 analogy = self.leads.picture_line.get(plan.intent, analogy)
             elif one_line and claim is None and not plan.focus.anchors and plan.act not in ("verdict", "compare", "not_in_card") \
@@ -1455,6 +1487,10 @@ class Answerer:
                     lead = (f"{verdict}\n\n" if verdict else "") + "\n".join(self._side_line(writer, c) for c in picked)
                     side_heads = [f"**{self.card.heading(c.anchor)}**" for c in picked]
                 elif picked:
+                    if plan.act == "why" and not form.chars and (reason := self._item_reason(picked[0], plan.asked)):
+                        # the best-scoring sentence is a numbered item the question takes as its premise ("都测过了，
+                        # 为什么还一定要上真机验证"): the card's reason for it leads, the item after it (blind 45 b45-029)
+                        picked = [*reason, *picked[:1]]
                     lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
                                                                 self.leads.openers), whole_sides=not asks_one_line)
             topic = plan.intent
@@ -1560,12 +1596,15 @@ class Answerer:
                 relevance = (lambda r: lambda line: None if line in point else r(line))(relevance)
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
                                        avoid, must, self._measure(lang), floor, plain, lead_first=claim is not None,
-                                       bare_lead=plan.act == "simpler", repeated=self._repeated(plan, ledger, lang),
+                                       # (a pitch is said aloud: "**The core idea**:" is no part of it)
+                                       bare_lead=plan.act == "simpler" or bool(pitch), repeated=self._repeated(plan, ledger, lang),
                                        # a bare lead (one line, simpler) says the count; the list stays in the sources
                                        announced=self.leads.announced if budget and plan.act != "simpler" else None,
                                        whole_list=self._builder_first(plan),
                                        lead_own=plain(lead) if floor is not None and lead and plan.act in a.lead_floor_acts else None,
-                                       whole_counted=plan.act not in a.floor_acts,
+                                       # (a reply's counted list is what the customer asked: "why not train on the
+                                       # real robot" is the four reasons, named; blind 46 b46en-015 named one)
+                                       whole_counted=plan.act not in a.floor_acts or plan.act == "customer_reply",
                                        # "one sentence: how is RL different": the line, not the table after it
                                        tables=not (lead and asks_one_line))
         if form.asked:

@@ -63,10 +63,12 @@ def _why_simulation(w: Writer, f: Focus) -> dict[str, str]:
     # the four reasons in English: each head alone. Whole, they run ~190 characters each, and under the
     # English budget an overview kept one or two of the four (blind 23 b23en-009: "the card groups the
     # reasons like this" over the cost line only); the heads name all four in ~280
-    # (only where the reasons are what is asked: why, how, an overview; a yes/no or an example asks one point,
+    # (only where the reasons are what is asked: why, how, an overview, a reply; a yes/no or an example asks one point,
     # and its reasons compete line by line under the uncounted heading)
-    counted = len(chosen) == len(ASPECT_ANCHORS) and f.act in ("why", "how", "overview")
-    brief = w.lang == "en" and counted
+    counted = len(chosen) == len(ASPECT_ANCHORS) and f.act in ("why", "how", "overview", "customer_reply")
+    # (a reply for a customer names the four the same way, in either language: whole, a Chinese reply kept three of
+    # four under the budget, or none once the heading counted them; blind 46 b46en-015 named one of four)
+    brief = counted and (w.lang == "en" or f.act == "customer_reply")
     plain = f.act == "simpler" and len(chosen) == len(ASPECT_ANCHORS)
     return {
         # the rest of a list ("另外两个呢", "what else?") is those reasons, not the walking scene again; a list asked

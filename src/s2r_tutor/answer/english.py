@@ -241,6 +241,9 @@ class _Swapper:
             glue = " " if en.startswith("→") else _sep(sep)
             if glue == " " and not out.endswith((".", ";", ":", "?", "!", "”", "→")):
                 glue = "; "  # two list items the card keeps on separate lines
+            if glue == "; " and not out.endswith((".", ";", ":", "?", "!", "”", "→")) and en[:1].isupper() \
+                    and en.endswith("."):
+                glue = ". "  # a list item, then a whole sentence: "…cannot be fully simulated. The goal of…"
             if glue in (", ", ": "):
                 en = _lower_first(en)
             if out.endswith((".", ";", ":", "?", "!", "”")) and glue in (", ", "; ", ": ", ". ", " "):

@@ -110,7 +110,8 @@ def lead_block(w: Writer, refs: tuple[Ref, ...], verdict: str | None = None, una
                 run = [x for x in run if x not in labelled]
                 if not run:
                     continue
-            q = w.quote(anchor, *run, sep="；" if any(not re.search(r"[。；！？.!?]$", x) for x in run[:-1]) else "")
+            # a sentence ending in its quotation's own full stop ("…效果变差。”") ends there: no "；" after it
+            q = w.quote(anchor, *run, sep="；" if any(not re.search(r"[。；！？.!?]”?$", x) for x in run[:-1]) else "")
             if not q:
                 continue
             if head:

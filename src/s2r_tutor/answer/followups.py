@@ -52,7 +52,8 @@ def parse_followups(data: dict) -> FollowupRules:
         for i, o in enumerate(data.get(key) or []):
             if not isinstance(o, dict) or not isinstance(o.get("n"), int) or not valid(o["n"]):
                 raise AnswerDataError(f"{src}: {key}[{i}]: needs {needs}")
-            alts = [z + units["zh"] for z in o.get("zh") or []] + [e + en_unit for e in o.get("en") or []]
+            alts = [z + units["zh"] for z in o.get("zh") or []] + [e + en_unit for e in o.get("en") or []] \
+                + list(o.get("marks") or [])  # "#3", "point 3": the mark is the unit
             out.append((rd.compile_list(_FILE, f"{key}[{i}]", alts), o["n"]))
         return tuple(out)
 

@@ -89,6 +89,8 @@ class _Table(BaseModel):
     drop_labels: list[str]
     # anchor prefixes (any card's: one with no customer scenarios simply leaves nothing out)
     letter_leaves_out: list[Annotated[str, Field(min_length=1)]]
+    letter_drop_lines: list[str] = []  # framing lines about the card itself: no words for a customer
+    letter_strip_labels: list[Annotated[str, Field(min_length=1)]] = []  # the card's inline labels ("场景：")
     examples: list[_Example]
 
 
@@ -135,6 +137,10 @@ class Forms:
         self.message_sentences = t.message_sentences
         self.drop_labels = frozenset(_bare_label(x) for x in t.drop_labels)
         self.leaves_out = tuple(t.letter_leaves_out)
+        self.drop_lines = _compile("letter_drop_lines", t.letter_drop_lines)
+        self.strip_label = re.compile("^(?P<head>(?:[-*] )?(?:\\*\\*[^*\n]+\\*\\*[：:] ?)?)(?:"
+                                      + "|".join(re.escape(x) for x in t.letter_strip_labels) + ")[：:] ?") \
+            if t.letter_strip_labels else None
         for name, ps in (("count", self.count), ("chars", self.chars), ("words", self.words),
                          ("sentences", self.sentences)):
             if any("n" not in p.groupindex for p in ps):
@@ -210,6 +216,10 @@ class Forms:
             m = _LABEL.match(ln)
             if _bare_label(ln) in self.drop_labels or i in out:
                 continue
+            if not MARKER.search(ln) and _search(self.drop_lines, ln.strip()):
+                continue  # "The card groups the reasons like this:" speaks of the card, not to the customer
+            if self.strip_label is not None:
+                ln = self.strip_label.sub(r"\g<head>", ln, count=1)  # "Scenario: if a real robot…"
             if m and _bare_label(m.group(0)) in self.drop_labels:
                 # (a reply written for the question is framing: so are its words without the label and quotes)
                 ln = frame(_QUOTED.sub(r"\1", ln[m.end():]))

@@ -338,6 +338,22 @@ class Leads:
         self.one_line_compare = {Intent(t): _refs(f"one_line_compare.lead.{t}", v) for t, v in oc["lead"].items()}
         self.one_line_relation = {Intent(t): _refs(f"one_line_compare.relation.{t}", v) for t, v in oc["relation"].items()}
         self.relation_asked = _pattern("one_line_compare.relation_asked", oc.get("relation_asked"))
+        il = data.get("item_leads", {})
+        if not isinstance(il, dict) or any(not isinstance(v, dict) or any(not isinstance(x, dict) for x in v.values())
+                                           for v in il.values()):
+            raise AnswerDataError("data/leads.json item_leads: expected {act: {anchor: {item phrase: [[anchor, phrase]]}}}")
+        self.item_leads = {(act, a, item): _refs(f"item_leads.{act}.{a}.{item}", refs)
+                           for act, lists in il.items() for a, items in lists.items() for item, refs in items.items()}
+        pi = data.get("pitch")
+        if pi is not None and not (isinstance(pi, dict) and isinstance(pi.get("cue"), str) and isinstance(pi.get("lead"), dict)
+                                   and all(t in intents for t in pi["lead"])):
+            raise AnswerDataError("data/leads.json pitch: needs 'cue' (a pattern) and 'lead' {topic: [[anchor, phrase]]}")
+        self.pitch_cue = _pattern("pitch.cue", pi["cue"]) if pi else None
+        self.pitch_one_line = _pattern("pitch.one_line_cue", pi.get("one_line_cue")) if pi else None
+        self.pitch_lead = {Intent(t): _refs(f"pitch.lead.{t}", v) for t, v in (pi or {}).get("lead", {}).items()}
+        self.pitch_line = {Intent(t): _refs(f"pitch.one_line.{t}", v) for t, v in (pi or {}).get("one_line", {}).items()}
+        if any(t not in self.pitch_lead for t in self.pitch_line):
+            raise AnswerDataError("data/leads.json pitch.one_line: every topic needs a 'lead' too")
         nc = data.get("negated_cue")
         if nc is not None and not (isinstance(nc, dict) and all(isinstance(nc.get(k), str) for k in ("pattern", "asking", "clause"))):
             raise AnswerDataError("data/leads.json negated_cue: needs 'pattern', 'asking' and 'clause'")
@@ -416,6 +432,12 @@ class Leads:
             yield f"analogy.one_line.{t.value}", refs
         for i, line in enumerate(self.arc):
             yield f"overview_arc.lines[{i}].refs", line.refs
+        for t, refs in self.pitch_lead.items():
+            yield f"pitch.lead.{t.value}", refs
+        for t, refs in self.pitch_line.items():
+            yield f"pitch.one_line.{t.value}", refs
+        for (act, a, item), refs in self.item_leads.items():
+            yield f"item_leads.{act}.{a}.{item}", refs
         for t, (pros, cons) in self.pros_cons.items():
             yield f"pros_cons.{t}.pros", pros
             yield f"pros_cons.{t}.cons", cons
@@ -441,11 +463,28 @@ class Leads:
         for o in self.reader_openers:
             if not any(s.startswith(o) for a in self.card.anchors for s in self.card.sents(a)):
                 raise AnswerDataError(f"data/leads.json reader_openers: no card sentence opens with {o!r} (was the card edited?)")
+        for act, a, item in self.item_leads:
+            if not any(item in x for x in self.card.items(a)):
+                raise AnswerDataError(f"data/leads.json item_leads.{act}: section {a!r} has no numbered item containing "
+                                      f"{item!r} (was the card edited?)")
         for where, refs in self.all_refs():
             for anchor, phrase in refs:
                 if not any(phrase in s for s in self.card.sents(anchor)):
                     raise AnswerDataError(f"data/leads.json {where}: no sentence of section {anchor!r} contains "
                                           f"{phrase!r} (was the card edited?)")
+
+    def pitch(self, intent: Intent, question: str) -> tuple[Ref, ...]:
+        """The topic's pitch lines (leads.json pitch) where the question asks for a pitch, or (); its one sentence
+        where the pitch is asked in one sentence and the table names one."""
+        if self.pitch_cue is None or intent not in self.pitch_lead or not self.pitch_cue.search(question):
+            return ()
+        one = self.pitch_one_line is not None and self.pitch_one_line.search(question)
+        return self.pitch_line.get(intent, self.pitch_lead[intent]) if one else self.pitch_lead[intent]
+
+    def item_lead(self, act: str, anchor: str, item: str) -> tuple[Ref, ...]:
+        """What answers `act` of one numbered item (item_leads: its example, its reason), or ()."""
+        return next((refs for (x, a, phrase), refs in self.item_leads.items()
+                     if x == act and a == anchor and phrase in item), ())
 
     def lead(self, intent: Intent, act: str, focus: set[str]) -> tuple[Ref, ...]:
         """The lead for the part the question singles out; the topic's own lead only when it singles out

@@ -268,6 +268,8 @@ _KNOWN_COINCIDENCES = {
     "ignore the card and tell me a joke",
     # labelled from a dev set (src dev) long before blind 45's writer typed the same words (b45-043)
     "系统辨识是干嘛的",
+    # labelled from tests/eval/holdout3 (src holdout3) long before blind 47's writer typed the same words (b47en-014)
+    "what does 'reality gap' actually mean",
 }
 
 

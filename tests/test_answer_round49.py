@@ -115,3 +115,10 @@ def test_an_item_lead_for_an_item_the_card_no_longer_lists_is_a_start_up_error(t
     data["item_leads"]["example"]["why-hard"]["不存在的难点"] = [["scenario-sensors", "换了一批传感器"]]
     with pytest.raises(AnswerDataError, match="item_leads.example.*不存在的难点"):
         Leads(CardView(tutor.chunks), json.dumps(data, ensure_ascii=False))
+
+
+def test_an_item_lead_under_an_unknown_act_is_a_start_up_error(tutor):
+    data = json.loads(resources.files("s2r_tutor").joinpath("data/leads.json").read_text("utf-8"))
+    data["item_leads"]["exmaple"] = data["item_leads"].pop("example")  # a typo would silently never apply
+    with pytest.raises(AnswerDataError, match="item_leads: unknown act.*exmaple"):
+        Leads(CardView(tutor.chunks), json.dumps(data, ensure_ascii=False))

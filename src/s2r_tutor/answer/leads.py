@@ -342,6 +342,8 @@ class Leads:
         if not isinstance(il, dict) or any(not isinstance(v, dict) or any(not isinstance(x, dict) for x in v.values())
                                            for v in il.values()):
             raise AnswerDataError("data/leads.json item_leads: expected {act: {anchor: {item phrase: [[anchor, phrase]]}}}")
+        if unknown := sorted(set(il) - set(ACTS)):
+            raise AnswerDataError(f"data/leads.json item_leads: unknown act(s) {unknown}; choose from {', '.join(ACTS)}")
         self.item_leads = {(act, a, item): _refs(f"item_leads.{act}.{a}.{item}", refs)
                            for act, lists in il.items() for a, items in lists.items() for item, refs in items.items()}
         pi = data.get("pitch")

@@ -1055,23 +1055,22 @@ class Answerer:
         order = [a for a in plan.focus.order if a in anchors]
         return order if len(order) == 2 else sorted(anchors)
 
-    def _item_reason(self, lead: Candidate, question: str) -> list[Candidate]:
-        """The card's reason for a numbered item (leads.json item_leads.why) when `lead` is that item and the
-        question states it as its premise ("…为什么还一定要上真机验证": two of its words or more, in either
-        language), else []. An item the question does not name is the answer itself ("为啥sim2real这么难")."""
-        items = self.card.items(lead.anchor)
-        if unnumber(lead.sentence) not in {unnumber(x) for x in items}:
-            return []
-        chunk = self.card.chunk(lead.anchor)
-        i = sentences(chunk.text).index(next(x for x in items if unnumber(x) == unnumber(lead.sentence)))
-        english = chunk.sentences_en[i] if i < len(chunk.sentences_en) else ""
-        q = fold(question)
+    def _item_reason(self, lead: Candidate, question: str) -> tuple:
+        """The card's reason for a numbered item (leads.json item_leads.why, [anchor, phrase] refs) when `lead` is that
+        item and the question states it as its premise ("…为什么还一定要上真机验证": two of its words or more, in either
+        language), else (). An item the question does not name is the answer itself ("为啥sim2real这么难")."""
         zh = unnumber(lead.sentence)
-        words = set(re.findall(r"[a-z]{4,}", english.lower())) - _CARD_WORDS  # ("robot", "real" name no item)
+        items = self.card.items(lead.anchor)
+        sents = self.card.sents(lead.anchor)
+        i = next((k for k, x in enumerate(sents) if x in items and unnumber(x) == zh), None)
+        if i is None:
+            return ()
+        english = self.card.chunk(lead.anchor).sentences_en
+        words = set(re.findall(r"[a-z]{4,}", english[i].lower() if i < len(english) else "")) - _CARD_WORDS
+        q = fold(question)
         named = sum(zh[k:k + 2] in q for k in range(len(zh) - 1)) >= 2 or \
-            len(words & set(re.findall(r"[a-z]{4,}", q))) >= 2
-        refs = self.leads.item_lead("why", lead.anchor, zh) if named else ()
-        return [Candidate(a, s, lead.score) for a, p in refs if (s := next((x for x in self.card.sents(a) if p in x), ""))]
+            len(words & set(re.findall(r"[a-z]{4,}", q))) >= 2  # ("robot", "real" name no item: _CARD_WORDS)
+        return self.leads.item_lead("why", lead.anchor, zh) if named else ()
 
     def _pointed_item(self, plan: Plan) -> tuple[str, str] | None:
         """(anchor, phrase) of the numbered card item an ordinal follow-up points at ("最后一条", "the third one" after
@@ -1487,12 +1486,13 @@ class Answerer:
                     lead = (f"{verdict}\n\n" if verdict else "") + "\n".join(self._side_line(writer, c) for c in picked)
                     side_heads = [f"**{self.card.heading(c.anchor)}**" for c in picked]
                 elif picked:
+                    refs = tuple((c.anchor, c.sentence) for c in picked)
                     if plan.act == "why" and not form.chars and (reason := self._item_reason(picked[0], plan.asked)):
                         # the best-scoring sentence is a numbered item the question takes as its premise ("都测过了，
                         # 为什么还一定要上真机验证"): the card's reason for it leads, the item after it (blind 45 b45-029)
-                        picked = [*reason, *picked[:1]]
-                    lead = lead_block(writer, with_predecessors(self.card, tuple((c.anchor, c.sentence) for c in picked),
-                                                                self.leads.openers), whole_sides=not asks_one_line)
+                        refs = (*reason, refs[0])
+                    lead = lead_block(writer, with_predecessors(self.card, refs, self.leads.openers),
+                                      whole_sides=not asks_one_line)
             topic = plan.intent
             if claim is not None and claim.topic is not None and plan.intent is not Intent.scenario:
                 # the body supports the verdict with the claim's own material (data/leads.json claim 'topic'):

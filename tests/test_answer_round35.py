@@ -20,10 +20,10 @@ FALLS = ["仿真里稳稳当当，换到真机上老是摔跤，这是为啥", "
 RATE = "系统辨识一般能让成功率提升多少"
 TWO = "用两句话以内跟客户说清楚为啥要先在仿真里练"
 PLAIN = "真机微调能讲得再通俗一点吗"
-ROBUST = [Turn(role="user", content="robust policy — what is that"),
-          Turn(role="assistant", content="It makes the policy tolerate a certain degree of parameter error and "
-                                         "environmental change.")]
-OURS = [*DIRECT, *FALLS, RATE, TWO, PLAIN, ROBUST[0].content]
+SYSID = [Turn(role="user", content="system identification, what does it mean"),
+         Turn(role="assistant", content="It uses real robot data to bring the simulation parameters as close as possible to "
+                                        "the real robot body.")]
+OURS = [*DIRECT, *FALLS, RATE, TWO, PLAIN, SYSID[0].content]
 
 
 def test_these_wordings_are_our_own():
@@ -61,9 +61,11 @@ def test_a_named_method_said_simply_leads_with_its_own_line(tutor):
 
 
 def test_simpler_after_the_plainest_line_says_there_is_none_plainer(tutor):
-    a = tutor.ask("simpler please", ROBUST)
+    # (robust policy has a plainer line since round 51, the card's goal of working in a not-quite-identical world:
+    # blind 47 b47-030 graded "the card has nothing simpler" 1; system identification has none)
+    a = tutor.ask("simpler please", SYSID)
     assert a.answer.startswith("**The card has no simpler wording"), a.answer
-    assert a.citations[0].chunk_id.endswith("robust-policy"), a.answer
+    assert a.citations[0].chunk_id.endswith("system-identification"), a.answer
 
 
 # -- after blind set 34 (dev) ----------------------------------------------------------------------------------------

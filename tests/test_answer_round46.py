@@ -40,7 +40,8 @@ def test_a_wechat_reply_is_a_short_message(tutor):
     a = tutor.ask(WECHAT)
     assert a.act == "customer_reply", (a.act, a.answer)
     assert a.answer.startswith("**消息草稿**"), a.answer
-    body = a.answer.split("\n\n", 1)[1]
+    body, _, sources = a.answer.split("\n\n", 1)[1].rpartition("\n\n")  # the markers after it (round 51)
+    assert sources.startswith("依据"), a.answer
     assert "您好" not in body and "\n" not in body.strip(), a.answer  # one paragraph, no greeting, no list
     assert 1 <= len(_SENTENCE.findall(re.sub(r"\s*\[\d+\]", "", body))) <= 3, a.answer
     assert a.citations, a.answer

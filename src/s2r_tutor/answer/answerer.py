@@ -567,6 +567,8 @@ class Answerer:
             # the yes/no it asks (a follow-up's vector is the earlier question's: its cue words decide)
             focus.verdict = None if ctx.is_followup else self.stories.verdict(qv, focus.question)
         focus.own = question
+        if asks_missing is not None and asks_missing.parts and not focus.anchors & set(asks_missing.parts):
+            asks_missing = None  # what only its parts lack ("具体怎么做" of the whole process: the card has its steps)
         if reason == "not-in-card" or (in_scope and asks_missing is not None
                                          and (not ctx.is_followup or asks_missing.is_asked(q))
                                          and asks_missing.decisive and (asks_missing.is_asked(q) and not complaint
@@ -579,6 +581,8 @@ class Answerer:
             act = focus.act = max((k for k in reading.votes if k not in ("not_in_card", "out_of_scope")),
                                   key=lambda k: reading.votes[k])
         missing = asks_missing if act == "not_in_card" else None
+        if missing is not None and missing.act is not None:
+            act = focus.act = missing.act  # asked as a how: "the card gives no procedure", then what it gives
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
             act = focus.act = "define" if intent == Intent.definition else "overview"
         fit = None
@@ -1112,8 +1116,10 @@ class Answerer:
         # a part the question names, said simply or by example: that part's own table line ("鲁棒策略能说得再通俗点不"
         # led with the walking scene, which scores higher on "通俗" and says nothing of the method: blind 33 b33-045)
         sure = sure or self._untold_check_first(plan)
+        # (led by that part's line: a plainer sentence after it may be another section's, "鲁棒策略用大白话" keeps the
+        # robust-policy line and the card's closing line on working in a not-quite-identical world; blind 47 b47-030)
         sure = sure or (plan.act in ("simpler", "example") and bool(tabled) and bool(plan.focus.anchors)
-                        and {x for x, _ in tabled} <= plan.focus.anchors)
+                        and tabled[0][0] in plan.focus.anchors)
         table_margin = a.lead_fixed_margin_en if plan.lang == "en" else a.lead_fixed_margin
         # English scores the card's naming lines higher (see lead_fixed_margin_en): a claim the neighbours read
         # failed the check and its verdict went missing ("is more sim training always the fix?", b12en-024)
@@ -1862,7 +1868,9 @@ class Answerer:
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
         # The final render step's language pass (answer/english.py): quote_en on every citation, and
         # for an English reader the cited Chinese replaced by its aligned English.
-        return in_reader_language(result, self.tutor.chunks)
+        result = in_reader_language(result, self.tutor.chunks)
+        # a draft to send: its markers move out of the customer's text, after the language pass that reads them
+        return result.model_copy(update={"answer": self.forms.unmarked(result.answer, plan.form, lang)})
 
     def wait_llm(self, draft: Draft) -> str | LLMError | None:
         """The network part (no CPU work): the LLM's reply, or the LLMError it failed with."""

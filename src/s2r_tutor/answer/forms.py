@@ -47,12 +47,14 @@ class _Frame(BaseModel):
     title: str = Field(min_length=1)
     open: str = Field(min_length=1)
     close: str = Field(min_length=1)
+    sources: str = Field(min_length=1)  # the line after a draft that carries its citation markers
 
 
 class _Title(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     title: str = Field(min_length=1)
+    sources: str = Field(min_length=1)
 
 
 class _Example(BaseModel):
@@ -134,6 +136,7 @@ class Forms:
         self.frames = t.letter_frame
         self.message = _compile("message", t.message)
         self.message_titles = {lang: f.title for lang, f in t.message_frame.items()}
+        self.message_frames = t.message_frame
         self.message_sentences = t.message_sentences
         self.drop_labels = frozenset(_bare_label(x) for x in t.drop_labels)
         self.leaves_out = tuple(t.letter_leaves_out)
@@ -202,6 +205,21 @@ class Forms:
             markdown = "\n\n".join([frame(f.title), frame(f.open), body, frame(f.close)])
         return markdown
 
+    def unmarked(self, markdown: str, form: Form, lang: str) -> str:
+        """A verified draft to send with its citation markers moved out of the text the customer will read, onto
+        one line after it ("依据（不必发给客户）：[1] [2]"): a "[1]" pasted into an email or a WeChat message is noise
+        to the customer (blind 47 b47-042, b47-049, b47en-011). The sources still name every cited sentence."""
+        if not (form.letter or form.message):
+            return markdown
+        nums = list(dict.fromkeys(MARKER.findall(markdown)))
+        if not nums:
+            return markdown
+        label = (self.message_frames if form.message else self.frames)[lang].sources
+        text = MARKER.sub("", markdown)
+        if lang == "zh":
+            text = _AFTER_CJK_STOP.sub("", text)  # "过程。 [1] 仿真" reads "过程。仿真"
+        return f"{text.rstrip()}\n\n{label}" + " ".join(f"[{n}]" for n in nums)
+
     def _letter_body(self, markdown: str, frame, cited) -> str:
         """The lines a draft to send says: the reply label, and the customer scenarios' lines where other card
         lines back it, left out."""
@@ -228,6 +246,7 @@ class Forms:
 
 
 _QUOTED = re.compile(r"^[“\"](.*)[”\"]$")
+_AFTER_CJK_STOP = re.compile(r"(?<=[。！？；，：、])[ \t]+")
 _LABEL = re.compile(r"^\*\*[^*\n]+\*\*\s*[：:]\s*(?=\S)")
 _FIRST_UNIT = re.compile(r"[^\n]*?\](?:\s*\[\d+\])*")  # a line's text up to its first markers
 

@@ -71,6 +71,11 @@ class Missing:
     # phrasings in which the cue is not what is asked ("要不要先问客户用的哪种算法" asks whether to ask: the card
     # answers that, 重点不是问客户使用了什么算法)
     unless: re.Pattern[str] | None = None
+    # sections the kind is about, when only a question about one of them lacks it ("真机微调具体怎么弄": the card
+    # gives each method one example line and no procedure, while the whole process has its six steps); empty: any
+    parts: tuple[str, ...] = ()
+    # the act such a question still is ("具体怎么做" asks how): answered "the card does not give …" all the same
+    act: str | None = None
 
     def is_asked(self, question: str) -> bool:
         return self.asked is not None and bool(self.asked.search(question.lower()))
@@ -279,7 +284,10 @@ class Leads:
                 self.missing.append(Missing(kind, re.compile(m["cue"]), {"zh": m["zh"], "en": m["en"]},
                                             bool(m["decline"]), bool(m.get("decisive", False)), asked,
                                             _refs(f"not_in_card.{kind}.says", m.get("says", [])),
-                                            re.compile(m["unless"]) if m.get("unless") else None))
+                                            re.compile(m["unless"]) if m.get("unless") else None,
+                                            tuple(m.get("parts", ())), m.get("act")))
+                if m.get("act") not in (None, *ACTS):
+                    raise AnswerDataError(f"data/leads.json not_in_card {kind}: unknown act {m['act']!r}")
             except (re.error, KeyError) as exc:
                 raise AnswerDataError(f"data/leads.json not_in_card {kind}: {exc}") from exc
         # "pros and cons of X": one line of the card's upside and one of its downside, per topic whose card
@@ -456,6 +464,9 @@ class Leads:
                 raise AnswerDataError(f"data/leads.json ranking_ask: sides without 'purposes': {missing}")
             wholes += list(self.ranking[2])
         wholes += [a for line in self.arc for a in line.names]
+        for m in self.missing:
+            if (gone := [a for a in m.parts if self.card.chunk(a) is None]):
+                raise AnswerDataError(f"data/leads.json not_in_card.{m.kind}.parts: no card section {gone[0]!r}")
         for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")

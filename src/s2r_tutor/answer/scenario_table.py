@@ -119,6 +119,10 @@ class Table:
     # fix; its `instead` methods are (blind 15 b15-011 re-recommended the domain randomization the customer had)
     tried_methods: tuple["TriedMethod", ...] = ()
     method_tried_words: re.Pattern[str] = rd.NEVER
+    # what a reply for a customer says after the gap line when the story names no factor: the card's sources of the
+    # difference and what the real robot's data is for ("why on-site tuning after sim passed": blind 45 b45-039,
+    # 47 b47-042, b47en-011 were the gap line and the engineering-process line alone, "thin, no concrete reasons")
+    customer_general: tuple[tuple[str, str], ...] = ()
 
     def methods_tried(self, question: str) -> list["TriedMethod"]:
         """The methods the story says were applied: a method's cue and a `method_tried_words` word in one clause
@@ -258,6 +262,7 @@ def parse_table(data: dict) -> Table:
                  uncovered_lead=frozenset(u["key"] for u in data.get("uncovered") or [] if u.get("lead") is True),
                  followup_shapes=_followup_shapes(data.get("followup_shapes")),
                  reason_cite=_evidence("reason.cite", (data.get("reason") or {}).get("cite")),
+                 customer_general=_evidence("customer.general", (data.get("customer") or {}).get("general")),
                  verdict_k=int(rd.number(_TABLE, "match.verdict_k", m.get("verdict_k", 5))),
                  verdict_cue=rd.number(_TABLE, "match.verdict_cue", m.get("verdict_cue", 1.0)),
                  verdict_min=rd.number(_TABLE, "match.verdict_min", m.get("verdict_min", 0.0)),
@@ -385,6 +390,7 @@ def check_scenarios(card: "CardView") -> None:
                         for a, p in refs if not any(p in s for s in card.sents(a))]
     cites = [*((f"verdicts ({v.key})", c) for v in t.verdicts for c in v.cite), *(("one_line", c) for c in t.one_line_cite),
              *(("customer", c) for c in t.customer_cite), *(("reason", c) for c in t.reason_cite),
+             *(("customer.general", c) for c in t.customer_general),
              *((f"uncovered.{k}", c) for k, refs in t.uncovered_cite.items() for c in refs),
              *((f"tried_methods.{m.anchor}.instead", c) for m in t.tried_methods for c in m.instead),
              *((f"customer.close.{lang}", c) for lang, refs in t.customer_close.items() for c in refs)]

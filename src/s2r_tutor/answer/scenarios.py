@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .card import Writer
     from .focus import Focus
 
+# "…地面也不一定平整； [2] 重量、质心…模拟。 [2]": two halves of one card sentence, cited as the one sentence they are
+_HALVES = re.compile(r"([；;])\s*\[(\d+)\]\s+(?=[^\[\n]*?\s*\[\2\])")
+
 def _clause(sentence: str, phrase: str) -> str:
     """In a sentence that lists four or more causes, just the clause with `phrase`."""
     parts = [c for c in re.split(r"[，；。]", sentence) if c]
@@ -463,8 +466,8 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             # not "重点不是问客户…": it tells the reader what to judge, and in the words for the customer it read
             # as talking about the customer to the customer (blind 22 b22-014, b22-040; leads.json reader_only)
             said = b._cited(t.customer_cite)
-            said, spans = spans, said
-            body = " ".join(x for x in [*said, *spans] if x)
+            said, spans = spans, [*said, *b._cited(t.customer_general)]
+            body = _HALVES.sub(r"\1", " ".join(x for x in [*said, *spans] if x))
             return {"body": lines(w.ledger.frame(f"**{t.text['customer_point'][w.lang]}**"), body)}
         listed = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
         if not listed and f.act not in ("how", "check_first"):

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 # "…地面也不一定平整； [2] 重量、质心…模拟。 [2]": two halves of one card sentence, cited as the one sentence they are
 _HALVES = re.compile(r"([；;])\s*\[(\d+)\]\s+(?=[^\[\n]*?\s*\[\2\])")
 
+
 def _clause(sentence: str, phrase: str) -> str:
     """In a sentence that lists four or more causes, just the clause with `phrase`."""
     parts = [c for c in re.split(r"[，；。]", sentence) if c]

@@ -68,7 +68,9 @@ def test_simpler_says_what_the_method_is_not_its_raw_example(tutor):
     history = _history(tutor, "域随机化到底是干嘛的")
     a = tutor.ask("能再通俗一点吗", history=history)
     assert not a.refused and "示例" not in a.answer, a.answer
-    assert _sections(a)[0] == "related-domain-randomization", a.answer
+    # what it is for is said (round 52: after its concrete example, without the 示例 label, which a blind 48 reader
+    # asked for when "eli5?" followed that line: b48en-023)
+    assert "related-domain-randomization" in _sections(a), a.answer
     assert _shown(a.answer) < _shown(history[1]["content"]), a.answer
 
 

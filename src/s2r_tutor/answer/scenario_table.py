@@ -170,6 +170,11 @@ class Table:
         q = fold(question)
         return next((act for act, cues in self.asked if cues.search(q)), None)
 
+    def asks(self, question: str, act: str) -> bool:
+        """Whether `question` asks `act` in so many words, whatever other act it asks first."""
+        q = fold(question)
+        return any(a == act and cues.search(q) for a, cues in self.asked)
+
     def factor(self, key: str) -> Factor:
         return next(f for f in self.factors if f.key == key)
 

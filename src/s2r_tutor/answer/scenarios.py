@@ -427,7 +427,11 @@ def story_shape(f: "Focus", t: Table | None = None) -> tuple[str, ...]:
         # read is another (check_first, a customer reply): the yes/no is still answered first (blind 12
         # b12-026, b12en-003 never said whether to retrain)
         return ("verdict", *shape) if act == "customer_reply" else v.shape
-    if v.key in ("blame", "fix", "hardware", "unchanged", "either", "retrain", "enough") and shape[0] != "verdict":
+    if (act in ("check_first", "how") and shape[0] != "verdict" and not f.followup and v.asks is not None
+            and v.asks.search(q) and t.asks(q, "verdict")):
+        # "这算sim2real的问题吗 先查啥" asks both: the yes/no first, then the checks (blind 48 b48-037 had none)
+        shape = ("verdict", *shape)
+    elif v.key in ("blame", "fix", "hardware", "unchanged", "either", "retrain", "enough") and shape[0] != "verdict":
         # "是不是策略没训好" / "能搞定吗" asked inside a "how do I answer the customer": that yes/no first
         # (a fix verdict's methods follow in the act's own shape when it has a methods block)
         shape = ("verdict", *shape)

@@ -21,10 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from s2r_tutor import Tutor
-from s2r_tutor.answer.acts import ask_clause, expand_query, load_examples
-from s2r_tutor.answer.story_match import load_stories
+from s2r_tutor.answer.acts import clause_texts, example_texts, load_examples
+from s2r_tutor.answer.story_match import load_stories, story_texts
 from s2r_tutor.answer.vectors import vectors_key
-from s2r_tutor.retrieval.glossary import expand_query as story_query
 
 DATA = Path("src/s2r_tutor/data")
 
@@ -53,15 +52,13 @@ def main(base: str = "HEAD") -> int:
     embed, eid = tutor.embedder.embed_queries, tutor.embedder.id
     old_ex = load_examples(_at(base, DATA / "acts.jsonl").decode("utf-8"))
     new_ex = load_examples((DATA / "acts.jsonl").read_text("utf-8"))
-    for stem, text in (("acts.vectors", lambda e: expand_query(e.question)),
-                       ("acts_clauses.vectors", lambda e: expand_query(ask_clause(e.question) or e.question))):
-        n = rebuild(stem, [text(e) for e in old_ex], [text(e) for e in new_ex], base, embed, eid)
+    for stem, texts in (("acts.vectors", example_texts), ("acts_clauses.vectors", clause_texts)):
+        n = rebuild(stem, texts(old_ex), texts(new_ex), base, embed, eid)
         print(f"{stem}: {len(new_ex)} texts, {n} embedded")
     stories = Path("rules/scenario_stories")
     old_st = load_stories(_at(base, DATA / f"{stories}.jsonl").decode("utf-8"))
     new_st = load_stories((DATA / f"{stories}.jsonl").read_text("utf-8"))
-    n = rebuild(f"{stories}.vectors", [story_query(s.text) for s in old_st], [story_query(s.text) for s in new_st],
-                base, embed, eid)
+    n = rebuild(f"{stories}.vectors", story_texts(old_st), story_texts(new_st), base, embed, eid)
     print(f"{stories}.vectors: {len(new_st)} texts, {n} embedded")
     return 0
 

@@ -149,16 +149,25 @@ def ask_clause(question: str, min_chars: int = 1) -> str | None:
     return parts[-1]
 
 
+def example_texts(examples: list[Example]) -> list[str]:
+    """What is embedded for each example (scripts/shipped_vectors.py rebuilds the shipped file from the same texts)."""
+    return [expand_query(e.question) for e in examples]
+
+
+def clause_texts(examples: list[Example]) -> list[str]:
+    """What is embedded for each example's ask clause (a one-clause example: the whole question)."""
+    return [expand_query(ask_clause(e.question) or e.question) for e in examples]
+
+
 def example_vectors(examples: list[Example], embedder, cache_dir: Path | None) -> np.ndarray:
     """The examples' query vectors (answer/vectors.py: shipped file, index cache, or computed once)."""
-    texts = [expand_query(e.question) for e in examples]
-    return labelled_vectors(texts, embedder, "acts.vectors", cache_dir, "labelled example questions")
+    return labelled_vectors(example_texts(examples), embedder, "acts.vectors", cache_dir, "labelled example questions")
 
 
 def clause_vectors(examples: list[Example], embedder, cache_dir: Path | None) -> np.ndarray:
-    """The query vectors of the examples' ask clauses (a one-clause example: the whole question), the same way."""
-    texts = [expand_query(ask_clause(e.question) or e.question) for e in examples]
-    return labelled_vectors(texts, embedder, "acts_clauses.vectors", cache_dir, "labelled example ask clauses")
+    """The query vectors of the examples' ask clauses, the same way."""
+    return labelled_vectors(clause_texts(examples), embedder, "acts_clauses.vectors", cache_dir,
+                            "labelled example ask clauses")
 
 
 class ActReader:

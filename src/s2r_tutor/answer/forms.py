@@ -135,7 +135,6 @@ class Forms:
         self.letter = _compile("letter", t.letter)
         self.frames = t.letter_frame
         self.message = _compile("message", t.message)
-        self.message_titles = {lang: f.title for lang, f in t.message_frame.items()}
         self.message_frames = t.message_frame
         self.message_sentences = t.message_sentences
         self.drop_labels = frozenset(_bare_label(x) for x in t.drop_labels)
@@ -196,7 +195,7 @@ class Forms:
         if form.message:
             body = _as_message(self._letter_body(markdown, frame, cited), form.sentences or self.message_sentences,
                                frame, lang)
-            return "\n\n".join([frame(self.message_titles[lang]), body])
+            return "\n\n".join([frame(self.message_frames[lang].title), body])
         if form.sentences:
             markdown = _within_sentences(markdown, form.sentences)
         if form.letter:

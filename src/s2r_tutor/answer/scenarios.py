@@ -20,9 +20,6 @@ if TYPE_CHECKING:
     from .card import Writer
     from .focus import Focus
 
-# "…地面也不一定平整； [2] 重量、质心…模拟。 [2]": two halves of one card sentence, cited as the one sentence they are
-_HALVES = re.compile(r"([；;])\s*\[(\d+)\]\s+(?=[^\[\n]*?\s*\[\2\])")
-
 
 def _clause(sentence: str, phrase: str) -> str:
     """In a sentence that lists four or more causes, just the clause with `phrase`."""
@@ -150,17 +147,20 @@ class _Blocks:
                 out.append(it)
         return out
 
-    def _cited(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
-        """The card sentences `refs` name, cited, each once per answer."""
-        out = []
+    def _cited(self, refs: tuple[tuple[str, str], ...], together: bool = False) -> list[str]:
+        """The card sentences `refs` name, cited, each once per answer. `together`: consecutive sentences of one
+        section are quoted as one run with one marker (Writer.quote), as the two halves of one card sentence read
+        ("…地面也不一定平整；" and "重量、质心…模拟。"), not as two cited pieces."""
+        runs: list[tuple[str, list[str]]] = []
         for anchor, phrase in refs:
             s = unnumber(self.w.sentence(anchor, phrase))
             if s and f"{anchor}|{s}" not in self.used:
                 self.used.add(f"{anchor}|{s}")
-                q = self.w.quote(anchor, s)
-                if q:
-                    out.append(q)
-        return out
+                if together and runs and runs[-1][0] == anchor:
+                    runs[-1][1].append(s)
+                else:
+                    runs.append((anchor, [s]))
+        return [q for anchor, sents in runs if (q := self.w.quote(anchor, *sents))]
 
     def _clauses(self, refs: tuple[tuple[str, str], ...]) -> list[str]:
         """zh: the clause of a long list sentence that holds the phrase (关节间隙 without the friction and the
@@ -471,8 +471,8 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             # not "重点不是问客户…": it tells the reader what to judge, and in the words for the customer it read
             # as talking about the customer to the customer (blind 22 b22-014, b22-040; leads.json reader_only)
             said = b._cited(t.customer_cite)
-            said, spans = spans, [*said, *b._cited(t.customer_general)]
-            body = _HALVES.sub(r"\1", " ".join(x for x in [*said, *spans] if x))
+            said, spans = spans, [*said, *b._cited(t.customer_general, together=True)]
+            body = " ".join(x for x in [*said, *spans] if x)
             return {"body": lines(w.ledger.frame(f"**{t.text['customer_point'][w.lang]}**"), body)}
         listed = f.act == "overview" or re.search(r"场景|scenario", fold(f.question))
         if not listed and f.act not in ("how", "check_first"):

@@ -54,12 +54,17 @@ def load_stories(text: str | None = None) -> list[Story]:
     return out
 
 
-def story_vectors(stories: list[Story], embedder, cache_dir: Path | None) -> np.ndarray:
-    """The stories' query vectors (answer/vectors.py: shipped file, index cache, or computed once)."""
+def story_texts(stories: list[Story]) -> list[str]:
+    """What is embedded for each story (scripts/shipped_vectors.py rebuilds the shipped file from the same texts)."""
     from ..retrieval.glossary import expand_query
 
-    texts = [expand_query(s.text) for s in stories]
-    return labelled_vectors(texts, embedder, "rules/scenario_stories.vectors", cache_dir, "labelled customer stories")
+    return [expand_query(s.text) for s in stories]
+
+
+def story_vectors(stories: list[Story], embedder, cache_dir: Path | None) -> np.ndarray:
+    """The stories' query vectors (answer/vectors.py: shipped file, index cache, or computed once)."""
+    return labelled_vectors(story_texts(stories), embedder, "rules/scenario_stories.vectors", cache_dir,
+                            "labelled customer stories")
 
 
 class StoryMatcher:

@@ -145,6 +145,22 @@ def test_llm_ok_is_used_and_verified(base, fake):
     assert_verified(a, base)
 
 
+LETTER = "帮我写封邮件给客户，解释为什么仿真里通过了，到现场还要花几天调试"
+
+
+def test_an_llm_draft_to_send_keeps_its_markers_out_of_the_customer_s_text(base, fake):
+    """A draft to send that the LLM wrote is unmarked like the template's (forms.Forms.unmarked): "[1]" pasted into
+    an email is noise to the customer, so the markers follow the draft on one sources line."""
+    said = base.ask(LETTER).citations[0].quote  # the LLM sees the template's citations first, in their order
+    fake.mode, fake.content = "ok", f"您好：\n\n{said} [1] 所以现场仍要调试。\n\n此致"
+    a = with_llm(base, fake.base_url).ask(LETTER)
+    assert a.backend == "llm:fake"
+    assert_verified(a, base)
+    draft, _, sources = a.answer.rpartition("\n\n")
+    assert said in draft and "[" not in draft, a.answer
+    assert sources.startswith("依据（不必发给客户）") and "[1]" in sources, a.answer
+
+
 @pytest.mark.parametrize("reply", ["答案见 [99]。", "Sim2Real 是一种魔法 [1]。", "NO_ANSWER", "[1][2][3]"])
 def test_llm_unsupported_or_invalid_citations(base, fake, template_answer, reply):
     """R61: the LLM cites a source that does not exist, or cites a real source for a claim it

@@ -1851,7 +1851,8 @@ class Answerer:
                 result = shorter
         if self.llm is None:
             return Draft(result)
-        return Draft(result, prepare_llm(self.templates.llm, self.tutor.chunks, result, plan.ranked, lang))
+        return Draft(result, prepare_llm(self.templates.llm, self.tutor.chunks, result, plan.ranked, lang),
+                     after=lambda a: self._unmarked(a, plan.form, lang))
 
     @staticmethod
     def _shown_len(text: str) -> int:
@@ -1868,9 +1869,11 @@ class Answerer:
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
         # The final render step's language pass (answer/english.py): quote_en on every citation, and
         # for an English reader the cited Chinese replaced by its aligned English.
-        result = in_reader_language(result, self.tutor.chunks)
+        return self._unmarked(in_reader_language(result, self.tutor.chunks), plan.form, lang)
+
+    def _unmarked(self, result: Answer, form: Form, lang: str) -> Answer:
         # a draft to send: its markers move out of the customer's text, after the language pass that reads them
-        return result.model_copy(update={"answer": self.forms.unmarked(result.answer, plan.form, lang)})
+        return result.model_copy(update={"answer": self.forms.unmarked(result.answer, form, lang)})
 
     def wait_llm(self, draft: Draft) -> str | LLMError | None:
         """The network part (no CPU work): the LLM's reply, or the LLMError it failed with."""
@@ -1888,7 +1891,8 @@ class Answerer:
         try:
             if isinstance(reply, LLMError):
                 raise reply
-            return in_reader_language(finish_llm(self.llm.name, draft.request, draft.answer, reply), self.tutor.chunks)
+            done = in_reader_language(finish_llm(self.llm.name, draft.request, draft.answer, reply), self.tutor.chunks)
+            return draft.after(done) if draft.after is not None else done
         except LLMError as exc:
             log.warning("LLM answer not used (%s); falling back to the template answer", exc)
             return draft.answer

@@ -5,6 +5,7 @@ the caller keeps the template answer."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -65,6 +66,9 @@ class Draft:
 
     answer: Answer
     request: LLMRequest | None = None
+    #: what is done to the verified LLM reply before it is shown (the template answer had it done already): a draft
+    #: to send moves its markers out of the customer's text (forms.Forms.unmarked), whoever wrote the draft
+    after: Callable[[Answer], Answer] | None = None
 
 
 def prepare(template: AnswerTemplate, chunks: list[Chunk], template_answer: Answer, ranked: list,

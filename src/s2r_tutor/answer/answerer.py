@@ -40,7 +40,9 @@ from .followups import (
     excepts,
     focus_for,
     follow_up_of,
+    followup_rules,
     is_short,
+    leans_back,
     list_shown,
     mention_order,
     names_pair,
@@ -231,6 +233,13 @@ class Answerer:
             specific = False
             ctx, short_act = follow_up_of(history, users[-1]), "compare"
         short = short and not specific
+        story_topics = followup_rules().story_reply_topics
+        if not ctx.is_followup and users and as_followup is None and not (topics - story_topics) \
+                and leans_back(question) and self._own_followup_act(question) == "customer_reply":
+            # "ok how do i say that to them without sounding like we're blaming their hardware" (15 words): words for
+            # the customer about what was just said, however long the turn; its hardware is how not to sound, not a
+            # topic of its own (blind 47 b47en-013, 29 b29en-006 got the general gap lines, the sensor story lost)
+            ctx = follow_up_of(history, users[-1])
         if as_followup is not None:
             ctx, short_act = follow_up_of(history, users[-1]), as_followup
         if not ctx.is_followup and short:
@@ -272,7 +281,8 @@ class Answerer:
                 # blind 35 b35-049). "What do I have them check first" after it keeps the story's checks of the card's items.
                 prev_intent = said
             topic = topic[: s.max_topic_chars] if topic else topic  # a chain of earlier questions: bounded (issue 13, finding 2)
-            if prev_intent is not Intent.scenario and topic == ctx.previous and not specific:
+            # (or names only a topic of a story's own, asking for words about it: "…without blaming their hardware")
+            if prev_intent is not Intent.scenario and topic == ctx.previous and (not specific or topics <= story_topics):
                 # the earlier question was answered as a customer story by its labelled neighbours, in words no
                 # phrase rule knows ("tumbling on their shop floor though it was steady in our lab"): its follow-up
                 # is the story's too (one more embedding: the earlier question alone; not for a follow-up naming a
@@ -379,6 +389,8 @@ class Answerer:
         detected = detect_intent(question, anchors, votes, tuple(s.answer.section_votes))
         if prev_intent is not None and not specific:
             intent = prev_intent
+        elif prev_intent is Intent.scenario and ctx.is_followup and topics <= story_topics and reading.act == "customer_reply":
+            intent = prev_intent  # words for the customer about the story: its topic words say how not to sound
         else:
             intent = detected.intent
             if intent is not Intent.scenario and in_scope and not ctx.is_followup and self._told_story(question, reading, qv) \
@@ -1600,6 +1612,12 @@ class Answerer:
                 # every other line citing the same sections)
                 point = set(body.strip().split("\n\n")[0].splitlines())
                 relevance = (lambda r: lambda line: None if line in point else r(line))(relevance)
+            words = self._customer_words(plan, form, pitch, asks_one_line)
+            if words is not None and lead:
+                lead = self._worded(plan, writer, ledger, words, lang, lead if claim is not None else "")
+                # the words and the card sentences they restate are the reply; the topic's other lines get half the
+                # budget (a reply on why simulation still names the four reasons, round 49)
+                budget = min(budget, int(full // 2 * shrink))
             markdown = assemble_ranked(lead, body, budget, int(a.max_chars * shrink), relevance,
                                        avoid, must, self._measure(lang), floor, plain, lead_first=claim is not None,
                                        # (a pitch is said aloud: "**The core idea**:" is no part of it)
@@ -1623,6 +1641,33 @@ class Answerer:
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
+
+    def _customer_words(self, plan: Plan, form: Form, pitch: tuple, asks_one_line: bool):
+        """The topic's plain words for a customer (leads.json customer_words) where a reply about the whole topic
+        is asked in no tighter form: readers asked for wording and got the card's distinction alone (blind 47
+        b47-033, b47-057; 48 b48-028, b48en-016). None for a story (its factor has its own reply), a part singled
+        out, a pitch, one line, N points, a cap or "keep it short", nor a draft to send (its body is the card's
+        lines; the words above them would say it all twice in the email)."""
+        if plan.act != "customer_reply" or plan.intent is Intent.scenario or plan.focus.anchors or pitch \
+                or asks_one_line or form.count or form.chars or form.sentences or form.brief or form.letter or form.message:
+            return None
+        return self.leads.customer_words.get(plan.intent)
+
+    def _worded(self, plan: Plan, writer: Writer, ledger: Ledger, words, lang: str, claimed: str = "") -> str:
+        """The customer words, then the card sentences they restate, cited, in one paragraph: the words never
+        stand without them. Under a claim (`claimed`: its verdict and sentences, which answer the customer's own
+        claim first) the words follow it, with only the sentences it does not say yet."""
+        def said(anchor: str, phrase: str) -> bool:
+            # the claim's text says it (quoted without its address to the reader, "解决方案人员要知道：")
+            s = writer.sentence(anchor, phrase)
+            return phrase in claimed or next((s[len(o):] for o in self._unaddressed(plan) if s.startswith(o)), s) in claimed
+
+        refs = tuple(r for r in words.rests_on if not said(*r))
+        head = story_table().text["customer_point"][lang]
+        line = ledger.frame(f"**{head.rstrip('：:')}**{'：' if lang == 'zh' else ': '}{words.text[lang]}")
+        more = stopped(lead_block(writer, with_predecessors(self.card, refs, self.leads.openers), None,
+                                  self._unaddressed(plan)), lang) if refs else ""
+        return "\n\n".join(filter(None, (claimed.strip(), line, more)))
 
     def _said_little_more(self, plan: Plan, refs: tuple, lang: str) -> bool:
         """The previous answer was little more than the card sentences `refs` (at most twice their length): a

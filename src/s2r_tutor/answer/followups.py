@@ -33,6 +33,9 @@ class FollowupRules:
     switch: re.Pattern[str]         # "btw", "顺便问下": the turn announces a subject of its own
     pair: re.Pattern[str]           # "它俩", "the two": the two things the earlier turn was about
     whole: re.Pattern[str]          # "这几招", "all four": the whole list, not the part the earlier turn was about
+    # topics a turn after a customer story may name and still ask for words about that story ("without blaming
+    # their hardware": how not to sound, not the robot-body topic)
+    story_reply_topics: frozenset[Intent] = frozenset()
 
 
 def parse_followups(data: dict) -> FollowupRules:
@@ -66,7 +69,20 @@ def parse_followups(data: dict) -> FollowupRules:
                          rd.compile_list(_FILE, "continuation", data.get("continuation")),
                          rd.compile_list(_FILE, "switch", data.get("switch")),
                          rd.compile_list(_FILE, "pair", data.get("pair")),
-                         rd.compile_list(_FILE, "whole", data.get("whole")))
+                         rd.compile_list(_FILE, "whole", data.get("whole")),
+                         _intents(data.get("story_reply_topics") or [], f"{src}: story_reply_topics"))
+
+
+def _intents(raw: object, where: str) -> frozenset[Intent]:
+    known = {i.value for i in Intent}
+    if not isinstance(raw, list) or any(x not in known for x in raw):
+        raise AnswerDataError(f"{where}: expected a list of intents ({', '.join(sorted(known))})")
+    return frozenset(Intent(x) for x in raw)
+
+
+def leans_back(question: str) -> bool:
+    """Words that point at an earlier turn ("that", "them", "这个", "那…"), whatever the question's length."""
+    return bool(followup_rules().cue.search(fold(question)))
 
 
 def continues(question: str) -> bool:

@@ -89,6 +89,14 @@ def _refs(where: str, raw) -> tuple[Ref, ...]:
 
 
 @dataclass(frozen=True)
+class Words:
+    """Plain words for a customer about a topic (leads.json customer_words), and the card sentences they restate."""
+
+    text: dict[str, str]      # language -> the words, in quotation marks
+    rests_on: tuple[Ref, ...]  # cited right after them, every one
+
+
+@dataclass(frozen=True)
 class Condition:
     """A condition a comparison may ask about, and the compared sides the card ties to it."""
 
@@ -330,6 +338,15 @@ class Leads:
         if not isinstance(ol, dict) or any(t not in intents for t in ol):
             raise AnswerDataError("data/leads.json analogy.one_line: expected {topic: [[anchor, phrase]]} with known topics")
         self.picture_line = {Intent(t): _refs(f"analogy.one_line.{t}", v) for t, v in ol.items()}
+        # plain words for a customer about a whole topic, each resting on card sentences the answer cites after them
+        cw = {k: v for k, v in data.get("customer_words", {}).items() if not k.startswith("_")}
+        if any(t not in intents or not isinstance(v, dict)
+               or not all(isinstance(v.get(x), str) and v[x].startswith("“") and v[x].endswith("”") for x in ("zh", "en"))
+               for t, v in cw.items()):
+            raise AnswerDataError("data/leads.json customer_words: expected {topic: {zh: '“…”', en: '“…”', rests_on: "
+                                  "[[anchor, phrase], ...]}} with known topics, each wording in quotation marks")
+        self.customer_words = {Intent(t): Words({x: v[x] for x in ("zh", "en")}, _refs(f"customer_words.{t}.rests_on", v.get("rests_on")))
+                               for t, v in cw.items()}
         pt = data.get("pair_topics", [])
         if not isinstance(pt, list) or any(t not in intents for t in pt):
             raise AnswerDataError("data/leads.json pair_topics: expected [topic, ...] with known topics")
@@ -444,6 +461,8 @@ class Leads:
             yield f"overview_arc.lines[{i}].refs", line.refs
         for t, refs in self.pitch_lead.items():
             yield f"pitch.lead.{t.value}", refs
+        for t, words in self.customer_words.items():
+            yield f"customer_words.{t.value}.rests_on", words.rests_on
         for t, refs in self.pitch_line.items():
             yield f"pitch.one_line.{t.value}", refs
         for (act, a, item), refs in self.item_leads.items():

@@ -115,6 +115,9 @@ class Table:
     # per uncovered key: the line said instead of its note when the story asks "is this the gap?" (temperature:
     # "partly", then what the card does not cover), so a yes/no asked is answered (blind 15 b15-009)
     uncovered_verdict: dict[str, dict[str, str]] = field(default_factory=dict)
+    # per uncovered key: the card factors that cause names by itself (wear: the body and its motors), kept for a
+    # story that tells it in words no factor cue knows ("用了大半年越来越容易绊倒": b48-039 checked terrain only)
+    uncovered_names: dict[str, frozenset[str]] = field(default_factory=dict)
     # the card's methods a story says were already applied ("仿真里已经加了域随机化"): never offered again as the
     # fix; its `instead` methods are (blind 15 b15-011 re-recommended the domain randomization the customer had)
     tried_methods: tuple["TriedMethod", ...] = ()
@@ -279,6 +282,7 @@ def parse_table(data: dict) -> Table:
                  uncovered_verdict={u["key"]: rd.lang_text(_TABLE, f"uncovered.{u['key']}.verdict", u["verdict"])
                                     for u in data.get("uncovered") or [] if u.get("verdict") is not None},
                  tried_methods=_tried_methods(data.get("tried_methods")),
+                 uncovered_names=_uncovered_names(data.get("uncovered"), {f.key for f in factors}),
                  method_tried_words=rd.compile_list(_TABLE, "method_tried_words", data["method_tried_words"])
                  if data.get("method_tried_words") else rd.NEVER)
 
@@ -313,6 +317,16 @@ def _uncovered(raw: object) -> tuple[tuple[re.Pattern[str], dict[str, str], froz
         out.append((rd.compile_list(_TABLE, f"{entry}.cues", u.get("cues")), rd.lang_text(_TABLE, f"{entry}.line", u.get("line")),
                     frozenset(when)))
     return tuple(out)
+
+
+def _uncovered_names(raw: object, keys: set[str]) -> dict[str, frozenset[str]]:
+    out = {}
+    for entry, u in rd.keyed(_TABLE, "uncovered", raw or [], "key"):
+        names = u.get("names", [])
+        if not (isinstance(names, list) and all(x in keys for x in names)):
+            raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: 'names' must list factor keys of 'factors'")
+        out[u["key"]] = frozenset(names)
+    return out
 
 
 def _asked(raw: object) -> tuple[tuple[str, re.Pattern[str]], ...]:

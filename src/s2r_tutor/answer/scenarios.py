@@ -498,7 +498,10 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         # a story about a cause the card does not list keeps only the factors its own words name: the
         # neighbours vote some factor for every story (a wifi dropout read as precision, blind 11 b11-012)
         q = fold(asked)
-        named = [x for x in factors if x.cues.search(q)]
+        # (or that the uncovered cause names itself: worn joints are the body's, told in no factor's words)
+        told = table().uncovered_names.get(table().uncovered_key(asked, w.lang, factors[0].key)
+                                           or table().uncovered_key(asked, w.lang, "general"), frozenset())
+        named = [x for x in factors if x.cues.search(q) or x.key in told]
         if not named:
             factors = [table().general]
             blocks = _Blocks(w, f, factors)

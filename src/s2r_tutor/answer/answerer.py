@@ -57,7 +57,7 @@ from .generic import build_generic, generic_followups
 from .grounding import MARKER, Ledger, renumber, verify
 from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
 from .labels import LABELS, label
-from .leads import Condition, Leads, Missing
+from .leads import Condition, Leads, Missing, Words
 from .lexicon import CORE_TERMS, FOREIGN_TOPICS, fold
 from .llm import LLM, get_llm
 from .llm_answer import Draft
@@ -1655,7 +1655,7 @@ class Answerer:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
 
-    def _customer_words(self, plan: Plan, form: Form, pitch: tuple, asks_one_line: bool):
+    def _customer_words(self, plan: Plan, form: Form, pitch: tuple, asks_one_line: bool) -> Words | None:
         """The topic's plain words for a customer (leads.json customer_words) where a reply about the whole topic
         is asked in no tighter form: readers asked for wording and got the card's distinction alone (blind 47
         b47-033, b47-057; 48 b48-028, b48en-016). None for a story (its factor has its own reply), a part singled
@@ -1669,10 +1669,11 @@ class Answerer:
             return None
         return self.leads.customer_words.get(plan.intent)
 
-    def _worded(self, plan: Plan, writer: Writer, ledger: Ledger, words, lang: str, claimed: str = "") -> str:
-        """The customer words, then the card sentences they restate, cited, in one paragraph: the words never
-        stand without them. Under a claim (`claimed`: its verdict and sentences, which answer the customer's own
-        claim first) the words follow it, with only the sentences it does not say yet."""
+    def _worded(self, plan: Plan, writer: Writer, ledger: Ledger, words: Words, lang: str, claimed: str = "") -> str:
+        """The customer words (framing, on a line of their own), then the card sentences they restate, cited, in a
+        paragraph under them: the words never stand without them. Under a claim (`claimed`: its verdict and
+        sentences, which answer the customer's own claim first) the words follow it, with only the sentences it does
+        not say yet."""
         def said(anchor: str, phrase: str) -> bool:
             # the claim's text says it (quoted without its address to the reader, "解决方案人员要知道：")
             s = writer.sentence(anchor, phrase)

@@ -73,9 +73,9 @@ class StoryMatcher:
     def __init__(self, stories: list[Story], vectors: np.ndarray, t: Table | None = None):
         self.stories, self.vectors, self.t = stories, vectors, t or table()
 
-    def votes(self, qv: np.ndarray | None, question: str) -> dict[str, float]:
+    def votes(self, qv: np.ndarray | None, question: str, neighbours: dict[str, float] | None = None) -> dict[str, float]:
         t = self.t
-        out = self.neighbour_votes(qv)
+        out = dict(self.neighbour_votes(qv) if neighbours is None else neighbours)
         q = fold(question)
         for f in t.factors:
             if f.cues.search(q):
@@ -154,7 +154,8 @@ class StoryMatcher:
 
     def match(self, qv: np.ndarray | None, question: str) -> list[str]:
         """The factors the story names, strongest first ([] when it names none)."""
-        votes, nv = self.votes(qv, question), self.neighbour_votes(qv)
+        nv = self.neighbour_votes(qv)
+        votes = self.votes(qv, question, nv)
         # a tie is broken by the labelled stories, not by the table's order: a cue word is a light feature ("绊倒"
         # in "用了大半年越来越容易绊倒" tied the worn body its neighbours name, and terrain was checked; b48-039)
         found = sorted((k for k, v in votes.items() if v >= self.t.min_vote), key=lambda k: (-votes[k], -nv[k]))

@@ -67,7 +67,7 @@ from .polarity import check_statements, deciding_sentence, load_statements
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
 from .scenario_table import check_scenarios
 from .scenario_table import table as story_table
-from .scenarios import factors_for, is_story, shaped
+from .scenarios import bold_line, factors_for, is_story, shaped
 from .select import (
     Candidate,
     assemble_ranked,
@@ -1680,8 +1680,7 @@ class Answerer:
             return phrase in claimed or next((s[len(o):] for o in self._unaddressed(plan) if s.startswith(o)), s) in claimed
 
         refs = tuple(r for r in words.rests_on if not said(*r))
-        head = story_table().text["customer_point"][lang]
-        line = ledger.frame(f"**{head.rstrip('：:')}**{'：' if lang == 'zh' else ': '}{words.text[lang]}")
+        line = ledger.frame(bold_line(story_table().text["customer_point"][lang], words.text[lang], lang))
         more = stopped(lead_block(writer, self._preceded(refs), None,
                                   self._unaddressed(plan)), lang) if refs else ""
         return "\n\n".join(filter(None, (claimed.strip(), line, more)))

@@ -207,10 +207,9 @@ def context_for(question: str, history: list[Turn]) -> Context:
     idx = next((i for i in range(len(history) - 1, -1, -1)
                 if history[i].role == "user" and history[i].content.strip()), None)
     q = fold(question)
-    r = followup_rules()
     # a cue word in a short turn; a separate "asks for more" list (continuation) moved no dev set: pruned.
     # An ordinal points into the earlier answer whatever its words ("最后那条是啥意思" was declined: blind 37 b37-060)
-    is_followup = idx is not None and (bool(r.cue.search(q)) or ordinal(question) is not None) and len(q) <= 40
+    is_followup = idx is not None and (leans_back(question) or ordinal(question) is not None) and len(q) <= 40
     if not is_followup:
         return Context(None, False, [])
     return follow_up_of(history, idx)

@@ -21,6 +21,17 @@ if TYPE_CHECKING:
     from .focus import Focus
 
 
+def bold_line(head: str, rest: str, lang: str) -> str:
+    """A bold heading with more words on its line: its colon outside the bold ("**可以这样跟客户解释**：“…”"),
+    since bold closed after CJK punctuation and followed by text does not render (tests: no "：**" mid-line)."""
+    if not rest:
+        return f"**{head}**"
+    core = head.rstrip("：:")
+    # a heading with no colon of its own gets the reader's ("**你这边先核对**：…", not ":")
+    colon = head[len(core):] or ("：" if lang == "zh" else ":")
+    return f"**{core}**{colon}{'' if lang == 'zh' else ' '}{rest}"
+
+
 def _clause(sentence: str, phrase: str) -> str:
     """In a sentence that lists four or more causes, just the clause with `phrase`."""
     parts = [c for c in re.split(r"[，；。]", sentence) if c]
@@ -130,14 +141,7 @@ class _Blocks:
         return self.w.ledger.frame(f"**{text}**")
 
     def _bold(self, head: str, rest: str) -> str:
-        """A bold heading with more words on its line: its colon outside the bold ("**可以这样跟客户解释**：“…”"),
-        since bold closed after CJK punctuation and followed by text does not render (tests: no "：**" mid-line)."""
-        if not rest:
-            return f"**{head}**"
-        core = head.rstrip("：:")
-        # a heading with no colon of its own gets the reader's ("**你这边先核对**：…", not ":")
-        colon = head[len(core):] or ("：" if self.w.lang == "zh" else ":")
-        return f"**{core}**{colon}{'' if self.w.lang == 'zh' else ' '}{rest}"
+        return bold_line(head, rest, self.w.lang)
 
     def _fresh(self, *items: str) -> list[str]:
         out = []
@@ -489,18 +493,19 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
     # a story the card covers only in part (cold storage, a heating motor, a wifi dropout): what it does not
     # cover, said first, then what it does, rather than the general factors said as if they answered it
     asked = f.story_text
-    gap_note, gap_cite = table().uncovered_for(asked, w.lang, factors[0].key)
+    gap_from = factors[0].key  # the factor the note was looked up for
+    gap_note, gap_cite = table().uncovered_for(asked, w.lang, gap_from)
     if not gap_note and not factors[0].cues.search(fold(asked)):
         # the strongest factor is only the neighbours' guess, not in the story's words (a hot foundry read as
         # the floor, blind 12 b12en-011): the note for what the card does not list is said all the same
-        gap_note, gap_cite = table().uncovered_for(asked, w.lang, "general")
+        gap_from = "general"
+        gap_note, gap_cite = table().uncovered_for(asked, w.lang, gap_from)
     if gap_note and factors != [table().general]:
         # a story about a cause the card does not list keeps only the factors its own words name: the
         # neighbours vote some factor for every story (a wifi dropout read as precision, blind 11 b11-012)
         q = fold(asked)
         # (or that the uncovered cause names itself: worn joints are the body's, told in no factor's words)
-        told = table().uncovered_names.get(table().uncovered_key(asked, w.lang, factors[0].key)
-                                           or table().uncovered_key(asked, w.lang, "general"), frozenset())
+        told = table().uncovered_names.get(table().uncovered_key(asked, w.lang, gap_from), frozenset())
         named = [x for x in factors if x.cues.search(q) or x.key in told]
         if not named:
             factors = [table().general]

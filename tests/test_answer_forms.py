@@ -144,8 +144,13 @@ def test_an_email_asked_for_is_a_draft_with_card_lines(tutor, question, lang):
     assert "closest to your question" not in a.answer and "可以这样跟客户解释" not in a.answer, a.answer
 
 
-def test_a_story_s_email_rests_on_card_lines_not_the_card_s_scenario(tutor):
+def test_a_story_s_email_cites_the_card_s_scenario_in_its_sources_not_in_its_text(tutor):
+    # round 55 (blind 49 b49-016, b49en-008, b49en-025: "never cites scenario 3"): the customer's own words and the
+    # card's tag line are still no words for the customer, but the draft rests on that scenario and says so
     a = tutor.ask("客户说换了一批新摄像头以后机器人表现变差了，帮我写封回复邮件")
     assert a.answer.startswith(_TABLE["letter_frame"]["zh"]["title"]), a.answer
-    assert a.citations and not any("#scenario-" in c.chunk_id for c in a.citations), a.answer
-    assert "客户场景" not in a.answer, a.answer
+    text, _, sources = a.answer.rpartition(_TABLE["letter_frame"]["zh"]["sources"])
+    assert text and "客户场景" not in text and "→" not in text and not re.search(r"\[\d+\]", text), a.answer
+    scenario = [c.marker for c in a.citations if c.chunk_id == "04-08#scenario-sensors"]
+    assert scenario and f"[{scenario[0]}]" in sources, a.answer
+    assert any(c.chunk_id != "04-08#scenario-sensors" for c in a.citations), a.answer  # and card lines behind the words

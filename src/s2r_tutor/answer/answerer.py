@@ -176,6 +176,7 @@ class Answerer:
                               embed=tutor.embedder.embed_queries, needs=load_needs(),
                               unless=load_unless(), decisive=load_decisive())
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
+        self.card.fillers = self.leads.fillers  # quotes leave the card's own filler clauses out
         self.forms = Forms(self.leads.counts)  # and every labelled form example reads as labelled
         check_builders(self.card)  # and every sentence a builder quotes
         check_scenarios(self.card)  # and every sentence the scenario factor table names
@@ -1933,11 +1934,13 @@ class Answerer:
                         hits=[self.tutor.retriever.to_hit(r) for r in plan.ranked], backend="template")
         # The final render step's language pass (answer/english.py): quote_en on every citation, and
         # for an English reader the cited Chinese replaced by its aligned English.
-        return self._unmarked(in_reader_language(result, self.tutor.chunks), plan.form, lang)
+        return self._unmarked(in_reader_language(result, self.tutor.chunks, self.card.fillers), plan.form, lang)
 
     def _unmarked(self, result: Answer, form: Form, lang: str) -> Answer:
         # a draft to send: its markers move out of the customer's text, after the language pass that reads them
-        return result.model_copy(update={"answer": self.forms.unmarked(result.answer, form, lang)})
+        anchors = {c.marker: c.chunk_id.partition("#")[2] for c in result.citations}
+        return result.model_copy(update={"answer": self.forms.unmarked(
+            result.answer, form, lang, lambda unit: {anchors[int(m)] for m in MARKER.findall(unit) if int(m) in anchors})})
 
     def wait_llm(self, draft: Draft) -> str | LLMError | None:
         """The network part (no CPU work): the LLM's reply, or the LLMError it failed with."""
@@ -1955,7 +1958,8 @@ class Answerer:
         try:
             if isinstance(reply, LLMError):
                 raise reply
-            done = in_reader_language(finish_llm(self.llm.name, draft.request, draft.answer, reply), self.tutor.chunks)
+            done = in_reader_language(finish_llm(self.llm.name, draft.request, draft.answer, reply), self.tutor.chunks,
+                                      self.card.fillers)
             return draft.after(done) if draft.after is not None else done
         except LLMError as exc:
             log.warning("LLM answer not used (%s); falling back to the template answer", exc)

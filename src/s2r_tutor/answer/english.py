@@ -175,9 +175,11 @@ _QUOTED_EN = re.compile(r"^\s*[^“”:]{1,20}:\s*“(.*)”\s*$", re.S)
 class _Swapper:
     """Rewrites the answer line by line; remembers which card sentences are already shown."""
 
-    def __init__(self, citations: list[Citation], chunks: dict[str, Chunk], names: dict[str, str]):
+    def __init__(self, citations: list[Citation], chunks: dict[str, Chunk], names: dict[str, str],
+                 fillers: dict[str, str] | None = None):
         self.by_marker = {c.marker: chunks.get(c.chunk_id) for c in citations}
         self.names = names
+        self.fillers = fillers or {}  # the card's filler clauses the Chinese quote left out -> their English
         self.shown: set[tuple[str, int]] = set()
         self.lines: list[str] = []
         self.labelled: dict[tuple[str, int], tuple[int, str]] = {}  # sentence -> (line, its label)
@@ -215,7 +217,11 @@ class _Swapper:
             first, last = chunk.text[slice(*offsets[fresh[0]])], chunk.text[slice(*offsets[fresh[-1]])]
             en = english_of_span(chunk, offsets[fresh[0]][0], offsets[fresh[-1]][1]) or ""
             skipped = chunk.text[offsets[fresh[0]][0]:start] if fresh[0] == ids[0] else ""
-            if _OPENER.fullmatch(skipped) and not _QUOTED.match(first) and (m := _OPENER_EN.match(en)):
+            dropped = self.fillers.get(skipped, "")
+            if dropped and en.startswith(dropped):
+                # the quote left the card's own filler clause out (leads.json filler_clauses): so does its English
+                en = en[len(dropped):][:1].upper() + en[len(dropped):][1:]
+            elif _OPENER.fullmatch(skipped) and not _QUOTED.match(first) and (m := _OPENER_EN.match(en)):
                 # the answer quoted the sentence without the words addressing our own engineers
                 # ("解决方案人员要知道：…" in words for a customer): so does its English (blind 23 b23en-028)
                 en = en[m.end():][:1].upper() + en[m.end():][1:]
@@ -307,10 +313,12 @@ class _Swapper:
 _DOUBLE_STOP = re.compile(r"([.!?;,:])\.((?:\s*\[\d+\])+)")
 
 
-def to_english(markdown: str, citations: list[Citation], chunks: list[Chunk]) -> str:
-    """The verified Chinese-quoting Markdown with every cited card sentence in its aligned English."""
+def to_english(markdown: str, citations: list[Citation], chunks: list[Chunk],
+               fillers: dict[str, str] | None = None) -> str:
+    """The verified Chinese-quoting Markdown with every cited card sentence in its aligned English; `fillers`:
+    the card's filler clauses a quote left out (Chinese -> English), left out of the English too."""
     by_id = {c.chunk_id: c for c in chunks}
-    swap = _Swapper(citations, by_id, heading_names(chunks))
+    swap = _Swapper(citations, by_id, heading_names(chunks), fillers)
     for ln in markdown.splitlines():
         swap.line(ln)
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(swap.lines)).strip()
@@ -318,7 +326,7 @@ def to_english(markdown: str, citations: list[Citation], chunks: list[Chunk]) ->
     return _DOUBLE_STOP.sub(lambda m: (m.group(1) if m.group(1) in ".!?" else ".") + m.group(2), text)
 
 
-def finish(answer: Answer, chunks: list[Chunk]) -> Answer:
+def finish(answer: Answer, chunks: list[Chunk], fillers: dict[str, str] | None = None) -> Answer:
     """The final render step's language pass: `quote_en` on every citation, and for an English
     template answer the cited Chinese replaced by its aligned English."""
     if not answer.citations:
@@ -327,7 +335,7 @@ def finish(answer: Answer, chunks: list[Chunk]) -> Answer:
     citations = with_quote_en(answer.citations, by_id)
     text = answer.answer
     if answer.language == "en" and answer.backend == "template":
-        text = to_english(text, citations, chunks)
+        text = to_english(text, citations, chunks, fillers)
         # a card heading used as a label keeps the heading's full-width question mark after its English
         # name ("**Why is robot simulation worth understanding on its own**？", blind 11 b11en-020)
         text = re.sub(r"(\*\*[^*\n]*[A-Za-z][^*\n]*\*\*)？", lambda m: m.group(1)[:-2] + "?**", text)

@@ -12,6 +12,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import AnswerDataError
+from .card import lines
 from .finalize import to_simplified
 from .grounding import MARKER
 from .lexicon import fold
@@ -87,6 +88,7 @@ class _Table(BaseModel):
     letter_frame: dict[str, _Frame]
     message: list[str]
     message_frame: dict[str, _Title]
+    chat_channel: list[str] = []  # the customer wrote on a chat channel: a draft back to them is a message
     message_sentences: int = Field(ge=1)
     drop_labels: list[str]
     # anchor prefixes (any card's: one with no customer scenarios simply leaves nothing out)
@@ -135,6 +137,7 @@ class Forms:
         self.letter = _compile("letter", t.letter)
         self.frames = t.letter_frame
         self.message = _compile("message", t.message)
+        self.chat = _compile("chat_channel", t.chat_channel)
         self.message_frames = t.message_frame
         self.message_sentences = t.message_sentences
         self.drop_labels = frozenset(_bare_label(x) for x in t.drop_labels)
@@ -168,12 +171,14 @@ class Forms:
         said = self._number(_search(self.sentences, q))
         # (a question with Chinese in it is a Chinese reader's: its sentences are counted in Chinese characters)
         per_sentence = self.per_sentence["zh" if _CJK.search(q) else "en"]
-        message = _search(self.message, q) is not None
+        letter = _search(self.letter, q) is not None
+        # a draft back to a customer who wrote on WeChat or Slack is a message, not an email (blind 49 b49-016)
+        message = _search(self.message, q) is not None or (letter and _search(self.chat, q) is not None)
         return Form(count=count if count and count > 1 else None,
                     each_sentence=_search(self.each, q) is not None,
                     chars=chars or (words * self.per_word if words else None) or (said * per_sentence if said else None),
                     brief=_search(self.brief, q) is not None,
-                    letter=message or _search(self.letter, q) is not None,
+                    letter=message or letter,
                     message=message,
                     sentences=said)
 
@@ -193,37 +198,47 @@ class Forms:
                     point = first.group(0).strip()
                 markdown = _LABEL.sub("", point, count=1)  # one short line: its label ("**检验**：") is no part of it
         if form.message:
-            body = _as_message(self._letter_body(markdown, frame, cited), form.sentences or self.message_sentences,
-                               frame, lang)
-            return "\n\n".join([frame(self.message_frames[lang].title), body])
+            words, backing = self._letter_body(markdown, frame, cited)
+            body = _as_message(words, form.sentences or self.message_sentences, frame, lang)
+            return "\n\n".join([frame(self.message_frames[lang].title), lines(*backing, body)])
         if form.sentences:
             markdown = _within_sentences(markdown, form.sentences)
         if form.letter:
             f = self.frames[lang]
-            body = self._letter_body(markdown, frame, cited)
-            markdown = "\n\n".join([frame(f.title), frame(f.open), body, frame(f.close)])
+            words, backing = self._letter_body(markdown, frame, cited)
+            markdown = "\n\n".join([frame(f.title), frame(f.open), lines(*backing, words), frame(f.close)])
         return markdown
 
-    def unmarked(self, markdown: str, form: Form, lang: str) -> str:
+    def unmarked(self, markdown: str, form: Form, lang: str, cited=lambda unit: set()) -> str:
         """A verified draft to send with its citation markers moved out of the text the customer will read, onto
         one line after it ("依据（不必发给客户）：[1] [2]"): a "[1]" pasted into an email or a WeChat message is noise
-        to the customer (blind 47 b47-042, b47-049, b47en-011). The sources still name every cited sentence."""
+        to the customer (blind 47 b47-042, b47-049, b47en-011). The sources still name every cited sentence, the
+        card scenario that backs the draft included, whose line leaves the text (`cited(unit)`: its anchors)."""
         if not (form.letter or form.message):
             return markdown
         nums = list(dict.fromkeys(MARKER.findall(markdown)))
         if not nums:
             return markdown
         label = (self.message_frames if form.message else self.frames)[lang].sources
+        backing = {u for u in _CITED_UNIT.findall(markdown) if (a := cited(u)) and all(x.startswith(self.leaves_out) for x in a)}
+        if any(MARKER.search(u) for u in _CITED_UNIT.findall(markdown) if u not in backing):
+            for u in backing:
+                markdown = markdown.replace(u, "", 1)
         text = MARKER.sub("", markdown)
         if lang == "zh":
             text = _AFTER_CJK_STOP.sub("", text)  # "过程。 [1] 仿真" reads "过程。仿真"
+        text = re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in text.splitlines() if ln.strip() not in ("-", "")
+                                                   or not ln.strip()))
         return f"{text.rstrip()}\n\n{label}" + " ".join(f"[{n}]" for n in nums)
 
-    def _letter_body(self, markdown: str, frame, cited) -> str:
-        """The lines a draft to send says: the reply label, and the customer scenarios' lines where other card
-        lines back it, left out."""
+    def _letter_body(self, markdown: str, frame, cited) -> tuple[str, list[str]]:
+        """(the lines a draft to send says, the lines that only back it). The reply label goes; the customer
+        scenarios' lines, where other card lines back the draft, are no words for the customer (their own words
+        quoted back to them with the card's tag line) but still what the draft rests on: they come back apart,
+        to stand after the draft until `unmarked` moves their markers onto its sources line (blind 49 b49-016,
+        b49en-008, b49en-025: a draft on a customer's story never cited the card's scenario)."""
         lines = markdown.splitlines()
-        # the card's scenario lines go where other card lines still back the letter (never all of its evidence)
+        # (never all of its evidence: a draft with no other card line keeps the scenario as its words)
         out = {i for i, ln in enumerate(lines) if any(a.startswith(self.leaves_out) for a in cited(ln))}
         if not any(MARKER.search(ln) for i, ln in enumerate(lines) if i not in out):
             out = set()
@@ -241,7 +256,7 @@ class Forms:
                 # (a reply written for the question is framing: so are its words without the label and quotes)
                 ln = frame(_QUOTED.sub(r"\1", ln[m.end():]))
             body.append(ln)
-        return "\n".join(body).strip()
+        return "\n".join(body).strip(), [lines[i] for i in sorted(out)]
 
 
 _QUOTED = re.compile(r"^[“\"](.*)[”\"]$")

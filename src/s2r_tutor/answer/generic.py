@@ -20,7 +20,7 @@ from typing import Callable
 from ..retrieval.glossary import zh_terms_for
 from ..models import Chunk
 from ..text import sentences
-from .card import as_label, unnumber
+from .card import as_label, terms, unnumber
 from .grounding import Ledger
 
 MAX_SECTIONS = 3
@@ -70,9 +70,12 @@ def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lan
     which reads an English question against a Chinese card); lexical overlap when None. `skip`: sentences
     that never stand alone here (list items that name no subject of their own)."""
     sections = pick_sections(ranked_chunks)
+    # (a term of the card's short lists, "摔倒", "仿真验证", is no statement: two of them quoted as one line,
+    # "摔倒 极限姿态", were no span of the card, and the check dropped the line, dev b34-009)
     pool = [(i, k, s) for i, chunk in enumerate(sections)
             for k, s in enumerate(x for x in sentences(chunk.text)
-                                  if x in chunk.text and len(_WORD.findall(x)) >= 2 and x not in skip)]
+                                  if x in chunk.text and len(_WORD.findall(x)) >= 2 and x not in skip
+                                  and unnumber(x) not in terms(chunk.text) and x not in terms(chunk.text))]
     if not pool:
         return {"title": "", "points": ""}
     texts = [s for _, _, s in pool]

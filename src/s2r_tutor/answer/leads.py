@@ -172,6 +172,14 @@ def _cue_line(where: str, entry) -> tuple[re.Pattern[str], dict[str, str]] | Non
     return _pattern(f"{where}.cue", entry.get("cue")), dict(entry["verdict"])
 
 
+def _fillers(rows) -> dict[str, tuple[str, str]]:
+    """leads.json filler_clauses as {Chinese clause: (section, its English)}; checked against the card in `check`."""
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and set(r) == {"anchor", "zh", "en"}
+                                             and all(isinstance(v, str) and v.strip() for v in r.values()) for r in rows):
+        raise AnswerDataError('data/leads.json filler_clauses: expected [{"anchor", "zh", "en"}, ...] of non-empty strings')
+    return {r["zh"]: (r["anchor"], r["en"]) for r in rows}
+
+
 class Leads:
     def __init__(self, card: CardView, text: str | None = None):
         data = json.loads(text if text is not None else
@@ -227,6 +235,8 @@ class Leads:
         if not isinstance(addressed, list) or not all(isinstance(o, str) and o.strip() for o in addressed):
             raise AnswerDataError("data/leads.json reader_openers: expected a list of non-empty strings")
         self.reader_openers = tuple(addressed)
+        self._fillers = _fillers(data.get("filler_clauses", []))
+        self.fillers: dict[str, str] = {}  # Chinese clause -> its English, once checked against the card
         only = data.get("lead_only_for", {})
         if not isinstance(only, dict) or any(t not in intents for t in only):
             raise AnswerDataError("data/leads.json lead_only_for: expected {topic: [[anchor, phrase], ...]} with known topics")
@@ -493,6 +503,19 @@ class Leads:
         for pair in self.contrast:
             if any(self.card.chunk(side) is None for side in pair):
                 raise AnswerDataError(f"data/leads.json compare_contrast: no card section among {sorted(pair)}")
+        for zh, (anchor, en) in self._fillers.items():
+            # each opens a sentence of its section, and the English opens that sentence's aligned English (where
+            # the card has an English rendering: an edited card fails here, naming the clause)
+            sents, chunk = self.card.sents(anchor), self.card.chunk(anchor)
+            i = next((k for k, x in enumerate(sents) if x.startswith(zh) and len(x) > len(zh)), None)
+            if chunk is None or i is None:
+                raise AnswerDataError(f"data/leads.json filler_clauses: no sentence of {anchor!r} opens with {zh!r} "
+                                      "(was the card edited?)")
+            english = chunk.sentences_en[i] if chunk.sentences_en and i < len(chunk.sentences_en) else None
+            if english is not None and (not english.startswith(en) or len(english) <= len(en)):
+                raise AnswerDataError(f"data/leads.json filler_clauses: the English of {sents[i]!r} does not open "
+                                      f"with {en!r}")
+            self.fillers[zh] = en
         for o in self.reader_openers:
             if not any(s.startswith(o) for a in self.card.anchors for s in self.card.sents(a)):
                 raise AnswerDataError(f"data/leads.json reader_openers: no card sentence opens with {o!r} (was the card edited?)")

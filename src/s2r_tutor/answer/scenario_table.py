@@ -45,7 +45,7 @@ class Factor:
 #: resembles, a customer-facing explanation, one card sentence, and the deeper reason of a follow-up
 BLOCKS = ("verdict", "cause", "checks", "check1", "methods", "scenario", "customer", "one_line", "deeper", "reason")
 TEXTS = ("cause_point", "general_point", "customer_point", "methods_point", "checks_point", "check1", "no_pattern",
-         "reason_point", "one_line_point", "checks_done")
+         "reason_point", "one_line_point", "checks_done", "letter_open")
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,7 @@ class _Blocks:
         self.general = factors == [self.t.general]
         self.uncovered = False  # set by build_scenario when the story names what the card does not cover
         self.extra_cite: tuple[tuple[str, str], ...] = ()  # said after the verdict's sentence (an uncovered cause)
+        self.words_follow = False  # the verdict's block is followed by words for the customer (build_scenario)
         self.used: set[str] = set()
 
     def _text(self, key: str, **kw: str) -> str:
@@ -292,7 +293,14 @@ class _Blocks:
         if block == "verdict":
             v = self.t.verdict(self.f.question, self.f.verdict)
             tie = self._tie() if v.key == self.t.verdicts[-1].key and v.cite else []
-            cited = self._cited(v.cite)
+            blame = v.key in ("blame", "hardware", "unchanged")
+            # a blame answered with words for the customer after it: the gap's definition comes with the words
+            # (the customer block cites it), not before them, where the words were the tail the length cap cut
+            # ("ur algorithm must be bad. how do i push back politely", b38en-013)
+            # (only where the factor's own reason stands under the verdict line: a bold line alone over the words
+            # would be a second heading in the point's paragraph, and the verdict was lost, dev b8-002)
+            defer = blame and self.words_follow and not self.uncovered and not self.general and bool(self.factors[0].blame)
+            cited = [] if defer else self._cited(v.cite)
             body = " ".join(cited) if cited else ""
             # a story naming what the card does not cover (wifi, temperature) is not answered 是的: the note
             # said first tells what the card's gap covers, then its definition, cited
@@ -300,9 +308,8 @@ class _Blocks:
             # "yes, the gap" over it overreached (blind 13 b13en-005, b13-005)
             quiet = self.uncovered and (v.key == self.t.verdicts[-1].key or (self.extra_cite and v.key in ("either", "hardware")))
             line = "" if quiet else self._frame(v.line[w.lang])
-            if not cited:  # a verdict line with no sentence of its own: the methods say it
+            if not cited and not defer:  # a verdict line with no sentence of its own: the methods say it
                 return lines(line, *self._methods())
-            blame = v.key in ("blame", "hardware", "unchanged")
             extra = self._blame() if blame else self._methods() if v.key == "fix" else []
             if quiet and self.extra_cite:
                 # the note's own card sentences (关节间隙, 本体参数存在误差) answer it: they come before the definition
@@ -368,18 +375,31 @@ class _Blocks:
             fac = self.t.general if self.general else self.factors[0]
             # the reply shares the point's line: an unmarked line of its own would be read as a heading and take
             # the point's place (focus.units)
-            head = self._bold(self._text("customer_point"), fac.reply[w.lang] if fac.reply else "")
-            # (an email to the customer does not quote the card's scenario back to them: its card lines back it)
-            scen = self.render("scenario", point=True) if not self.general and not self.f.letter else ""
+            reply = fac.reply[w.lang] if fac.reply else ""
+            if self.f.letter and reply.startswith("“"):
+                # a draft thanks them and says the cause is read from their description, not yet checked
+                opener = self._text("letter_open")
+                reply = f"“{opener}{reply[1:2].lower() if w.lang != 'zh' else reply[1:2]}{reply[2:]}"
+            head = self._bold(self._text("customer_point"), reply)
+            # (an email to the customer does not quote the card's scenario back to them, but still cites it: the
+            # draft keeps only its markers, for the sources line under it; answer/forms.py _letter_body)
+            scen = self.render("scenario", point=True) if not self.general else ""
             defn = self._cited(self.t.customer_cite)
             said = [*self._say(), *defn] if not self.general else [*defn, *self._say()]
+            if self.words_follow and w.lang == "en" and defn:
+                # under a blame's verdict and its card scenario, English words run long: the gap's definition alone
+                # backs them, or the 900-character cap took the words with their last line (b38en-013)
+                said = defn
             # a factor story's words are about its factor: the engineering-process closing span was the padding
             # graders named (blind 15 b15-050); a story with no factor of its own keeps it
             body = " ".join([*said, *(self._spans(close) if self.general else [])])
             # the words and the card scenario they rest on are the point; the card sentences behind them are
             # support, a paragraph of their own that competes for the length budget (round 19: an English reply
             # ran script + scenario + two card sentences, ~800 characters)
-            point = lines(w.ledger.frame(head), f"- {scen.lstrip('- ')}" if scen else "")
+            scen = f"- {scen.lstrip('- ')}" if scen else ""
+            if self.f.letter:  # a draft: its words, the card lines behind them, and the scenario it rests on
+                return lines(w.ledger.frame(head), body, scen)
+            point = lines(w.ledger.frame(head), scen)
             return f"{point}\n\n{body}" if scen and body else lines(point, body)
         if block == "one_line":
             # the gap sentence and, when the story names a factor, that factor's card clause: a one-liner
@@ -535,6 +555,7 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
         # sentences with nothing one could say)
         shape = ("verdict", *(["customer"] if "customer" in shape else []))
     last = ""
+    blocks.words_follow = "customer" in shape[1:2] and shape[0] == "verdict"
     for block in shape:
         text = blocks.render(block, point=not parts)
         if not text:

@@ -1,0 +1,100 @@
+"""Round 55 (issue 14, 17): what readers of blind sets 43-49 marked down on drafts, replies and the methods overview.
+The methods overview no longer opens with the card's "no complex formulas needed" (five sets called it filler) and
+keeps its count; a draft on a customer's story cites the card scenario on its sources line, thanks the customer and
+says the cause is read from their description; a customer who wrote on WeChat gets a message back, not an email;
+an English reply to a blame keeps its words under the length cap (b38en-013); a line of two list terms is never
+composed (it was no card span, and the check dropped it). Wordings of our own."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+import pytest
+from blind_support import copied
+
+from s2r_tutor.answer.card import CardView
+from s2r_tutor.answer.generic import build_generic
+from s2r_tutor.answer.grounding import Ledger, verify
+from s2r_tutor.answer.leads import Leads
+from s2r_tutor.errors import AnswerDataError
+
+METHODS = {"zh": "缩小仿真和真机的差距，一般有哪几种做法？", "en": "what are the usual ways to shrink the sim-to-real gap?"}
+STORY_DRAFT = {"zh": "客户反馈：“加装了机械臂以后，机器人走路总是往一边偏” 帮我写封回复邮件",
+               "en": "A customer emailed: 'since we bolted a gripper arm onto the robot it drifts to one side when walking'. "
+                     "Please draft an email reply."}
+CHAT_DRAFT = "客户钉钉上说：“新换的深度相机装上以后抓取老是偏” 帮我起草个回复"
+BLAME = ("customer: 'every simulation check was green, yet on the line the placement is off by millimetres, so your "
+         "algorithm is obviously broken'. how do I answer that without sounding defensive")
+FORMS = json.loads(resources.files("s2r_tutor.data").joinpath("forms.json").read_text(encoding="utf-8"))
+
+
+def test_these_wordings_are_our_own():
+    assert not copied({*METHODS.values(), *STORY_DRAFT.values(), CHAT_DRAFT, BLAME})
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_methods_overview_leaves_the_card_s_filler_clause_out_and_keeps_its_count(tutor, lang):
+    a = tutor.ask(METHODS[lang])
+    assert a.intent == "methods" and not a.refused, (a.act, a.answer)
+    assert "复杂公式" not in a.answer and "complex formulas" not in a.answer.lower(), a.answer
+    count = {"zh": "可以把常见方法记成四种直观思路", "en": "the common methods can be remembered as four intuitive ideas"}[lang]
+    assert a.answer.lower().startswith(count.lower()), a.answer
+    names = {"zh": ["域随机化", "系统辨识", "真机微调", "鲁棒策略"],
+             "en": ["Domain Randomization", "System Identification", "Real-world Fine-tuning", "Robust Policy"]}[lang]
+    assert all(n in a.answer for n in names), a.answer  # the count still binds the whole list
+    # the citation still quotes the card exactly (the clause after the filler is a span of it)
+    first = a.citations[0]
+    assert first.chunk_id == "04-08#methods" and first.quote.startswith("可以把常见方法") and first.quote in first.text
+
+
+def test_a_filler_clause_the_card_no_longer_opens_with_fails_at_load(tutor):
+    card = CardView(tutor.chunks)
+    data = json.loads(resources.files("s2r_tutor").joinpath("data/leads.json").read_text("utf-8"))
+    data["filler_clauses"] = [{"anchor": "methods", "zh": "不需要先背公式，", "en": "You need no formulas; "}]
+    with pytest.raises(AnswerDataError, match="filler_clauses"):
+        Leads(card, json.dumps(data, ensure_ascii=False))
+    data["filler_clauses"] = [{"anchor": "methods", "zh": "不需要先理解复杂公式，", "en": "No formulas needed; "}]
+    with pytest.raises(AnswerDataError, match="English"):
+        Leads(card, json.dumps(data, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_draft_on_a_customer_story_cites_its_scenario_thanks_them_and_hedges_the_cause(tutor, lang):
+    a = tutor.ask(STORY_DRAFT[lang])
+    frame = FORMS["letter_frame"][lang]
+    assert a.act == "customer_reply" and a.answer.startswith(frame["title"]), a.answer
+    text, _, sources = a.answer.rpartition(frame["sources"])
+    opener = {"zh": "感谢反馈。从您描述的情况看，", "en": "Thanks for letting us know. From what you describe, "}[lang]
+    assert opener in text, a.answer
+    # the card's payload scenario backs the draft: cited on the sources line, its customer quote not in the text
+    scenario = [c.marker for c in a.citations if c.chunk_id == "04-08#scenario-payload"]
+    assert scenario and f"[{scenario[0]}]" in sources, a.answer
+    assert "→" not in text and not re.search(r"\[\d+\]", text), a.answer
+
+
+def test_a_customer_who_wrote_on_a_chat_app_gets_a_message_back(tutor):
+    a = tutor.ask(CHAT_DRAFT)
+    assert a.answer.startswith(FORMS["message_frame"]["zh"]["title"]), a.answer
+    assert "如有疑问" not in a.answer, a.answer  # no email closing
+    assert any(c.chunk_id == "04-08#scenario-sensors" for c in a.citations), a.answer
+
+
+def test_an_english_reply_to_a_blame_keeps_its_words_under_the_cap(tutor):
+    a = tutor.ask(BLAME)
+    assert a.act == "customer_reply", (a.act, a.answer)
+    assert a.answer.startswith("**Not necessarily"), a.answer  # the verdict first
+    assert "You can explain it to the customer like this" in a.answer, a.answer
+    assert len(a.answer) <= 900
+
+
+def test_the_generic_builder_never_quotes_list_terms_as_a_line(tutor):
+    """"为啥仿真里走得好好的 真机一上就摔" scored two terms of the safety reason's list ("摔倒", "极限姿态") and joined
+    them into one line, which is no span of the card: the check dropped it (dev b34-009)."""
+    safety = next(c for c in tutor.chunks if c.chunk_id == "04-08#why-simulation-safety")
+    ledger = Ledger()
+    points = build_generic(ledger, [safety], "机器人摔倒和极限姿态为什么要先在仿真里试", "zh")["points"]
+    assert points and verify(points, ledger.all(), ledger.framing).dropped == [], points
+    assert not re.search(r"摔倒\s+极限姿态", points), points
+

@@ -98,3 +98,23 @@ def test_the_generic_builder_never_quotes_list_terms_as_a_line(tutor):
     assert points and verify(points, ledger.all(), ledger.framing).dropped == [], points
     assert not re.search(r"摔倒\s+极限姿态", points), points
 
+
+
+WHY_AND_CLAIM = "为什么随机化训练条件能让策略更好地迁移？那随机范围是不是拉得越宽越好"
+WHAT_AND_CLAIM = "客户现场回传的运行数据能拿来做什么？只要数据够多，真机安全验证是不是就可以不做了"
+
+
+@pytest.mark.parametrize("question, answer", [(WHY_AND_CLAIM, "减少策略对单一仿真条件的依赖"),
+                                              (WHAT_AND_CLAIM, "支持参数校准与真机微调")])
+def test_a_content_question_asked_before_a_yes_no_on_a_claim_is_answered_too(tutor, question, answer):
+    """The claim's verdict and sentences answer the yes/no; the question asked first in a sentence of its own (why it
+    helps, what the data is for) gets its own card sentence after them (blind 49 b49-030, b49-047)."""
+    assert not copied({question})
+    a = tutor.ask(question)
+    assert a.answer.startswith("**不"), a.answer  # the verdict still first
+    assert answer in a.answer.split("\n\n")[0], a.answer
+
+
+def test_the_yes_no_alone_is_still_answered_by_the_claim_alone(tutor):
+    a = tutor.ask("随机范围是不是拉得越宽越好")
+    assert a.answer.startswith("**不是越大越好。**") and "减少策略对单一仿真条件的依赖" not in a.answer, a.answer

@@ -1030,6 +1030,20 @@ class Answerer:
         return writer.bullet(c.anchor, *[unnumber(writer.sentence(a, p)) for a, p in self._preceded(
             ((c.anchor, c.sentence),))], label=self.card.heading(c.anchor))
 
+    def _content_ask_first(self, plan: Plan, refs: tuple) -> tuple[str, str] | None:
+        """A yes/no on a claim asked after a content question of its own ("真机数据对sim2real有啥用？有了足够数据是不是就
+        不用做安全验证了"): the card sentence that answers that first question, to follow the claim's own sentences.
+        The claim's verdict and sentences answered only the yes/no (blind 49 b49-047, b49-030). None on a follow-up,
+        where the earlier turn set the topic, or where the claim's sentences already say it."""
+        first = None if plan.previous_answer else self.leads.content_ask_first(plan.asked or plan.focus.question)
+        if first is None:
+            return None
+        best = self.pick_lead(replace(plan, focus=replace(plan.focus, question=first), qv=None), table=False)
+        if not best:
+            return None
+        ref = (best[0].anchor, best[0].sentence)
+        return None if any(ref[0] == a and p in ref[1] for a, p in refs) else ref
+
     def _preceded(self, refs: tuple) -> tuple:
         """`refs` with the card sentence each depends on ahead of it (select.with_predecessors)."""
         return with_predecessors(self.card, refs, self.leads.openers)
@@ -1418,6 +1432,8 @@ class Answerer:
                                  for refs, name in zip(pros_cons, self.leads.pros_cons_labels[lang]))
             elif claim is not None:
                 refs, line = self._claim_lead(plan, claim, lang)
+                if (also := self._content_ask_first(plan, refs)) is not None:
+                    refs = (*refs, also)
                 # the reader stated the claim's other side ("换个机型可能就不好使了，对吧"): 「是的。」, and the body's own
                 # verdict for the claim (the card's 「不是。」 under the robot body) would contradict it
                 turned = line in _POLARITY[lang].values() and line != (claim.verdict or {}).get(lang)

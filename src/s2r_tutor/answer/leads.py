@@ -585,6 +585,15 @@ class Leads:
         shaped = [x for x in parts if self.yes_no_shaped(fold(x))]
         return shaped[0] if len(parts) > 1 and len(shaped) == 1 and shaped[0] != parts[-1] else None
 
+    def content_ask_first(self, question: str) -> str | None:
+        """The first sentence of a question of several when it asks for content (what / why / how, wh_shape) and a
+        later one asks the yes/no: "真机数据对sim2real有啥用？有了足够数据是不是就不用做安全验证了" (blind 49 b49-047),
+        "为什么域随机化能帮助迁移？是不是随机得越猛越好" (b49-030). None otherwise. Comes back as given."""
+        parts = [x.strip() for x in _SENTENCE.findall(question) if x.strip()]
+        if len(parts) < 2 or not self.wh_only(fold(parts[0])):
+            return None
+        return parts[0] if any(self.yes_no_shaped(fold(x)) for x in parts[1:]) else None
+
     def names_by_cue(self, cid: str, question: str) -> bool:
         """Claim `cid`'s own cue words are in `question` (folded)."""
         c = self.claims.get(cid)

@@ -118,3 +118,15 @@ def test_a_content_question_asked_before_a_yes_no_on_a_claim_is_answered_too(tut
 def test_the_yes_no_alone_is_still_answered_by_the_claim_alone(tutor):
     a = tutor.ask("随机范围是不是拉得越宽越好")
     assert a.answer.startswith("**不是越大越好。**") and "减少策略对单一仿真条件的依赖" not in a.answer, a.answer
+
+
+def test_an_example_of_the_process_walks_the_walking_robot_s_six_steps(tutor):
+    """An example of the training-to-deployment process is the card's walking robot and its six steps; the general
+    loop's chain had kept its place and the steps went under an example's half budget (blind 49 b49-057)."""
+    q = "把从仿真训练到上真机的整个过程，用机器人学走路的例子串一遍给我听"
+    assert not copied({q})
+    a = tutor.ask(q)
+    assert a.act == "example" and a.intent == "loop", (a.act, a.intent, a.answer)
+    steps = ["建立虚拟机器人本体", "模拟地面、摩擦、重力等环境", "把策略部署到真实机器人并验证"]
+    assert all(s in a.answer for s in steps), a.answer
+    assert a.answer.index("学习走路") < a.answer.index("建立虚拟机器人本体"), a.answer  # the scene, then its steps

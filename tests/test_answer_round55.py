@@ -130,3 +130,24 @@ def test_an_example_of_the_process_walks_the_walking_robot_s_six_steps(tutor):
     steps = ["建立虚拟机器人本体", "模拟地面、摩擦、重力等环境", "把策略部署到真实机器人并验证"]
     assert all(s in a.answer for s in steps), a.answer
     assert a.answer.index("学习走路") < a.answer.index("建立虚拟机器人本体"), a.answer  # the scene, then its steps
+    assert "构建仿真环境 → 大规模训练" not in a.answer, a.answer  # not the general loop they instantiate
+
+
+HARDWARE = "客户的控制算法在别家平台上一直没事，换到我们的本体上就老摔，他们认定是我们硬件有问题，这个说法站得住吗"
+NEW_MODEL = "客户升级成新型号的机器狗，个头大了一圈、电机也不一样了，旧策略一跑就摔，先查哪"
+
+
+def test_a_customer_blaming_the_hardware_gets_the_verdict_on_it(tutor):
+    """"硬件有问题" is the hardware blame too (scenarios.json verdicts.hardware; blind 49 b49-023 got no verdict)."""
+    assert not copied({HARDWARE})
+    a = tutor.ask(HARDWARE)
+    assert a.answer.startswith("**不单纯是硬件问题"), a.answer
+
+
+def test_a_new_robot_model_with_new_motors_is_checked_as_a_model_change_too(tutor):
+    """A new model's motors are part of its new body: the model's check is given, not only the worn-motor check
+    (blind 49 b49-059; 新型号 is the model's cue, beside 新款)."""
+    assert not copied({NEW_MODEL})
+    a = tutor.ask(NEW_MODEL)
+    checks = [ln for ln in a.answer.splitlines() if ln.startswith("- 核对")]
+    assert any("新机型" in ln for ln in checks), a.answer

@@ -19,6 +19,7 @@ from s2r_tutor.answer.generic import build_generic
 from s2r_tutor.answer.grounding import Ledger, verify
 from s2r_tutor.answer.leads import Leads
 from s2r_tutor.errors import AnswerDataError
+from s2r_tutor.models import Turn
 
 METHODS = {"zh": "缩小仿真和真机的差距，一般有哪几种做法？", "en": "what are the usual ways to shrink the sim-to-real gap?"}
 STORY_DRAFT = {"zh": "客户反馈：“加装了机械臂以后，机器人走路总是往一边偏” 帮我写封回复邮件",
@@ -151,3 +152,26 @@ def test_a_new_robot_model_with_new_motors_is_checked_as_a_model_change_too(tuto
     a = tutor.ask(NEW_MODEL)
     checks = [ln for ln in a.answer.splitlines() if ln.startswith("- 核对")]
     assert any("新机型" in ln for ln in checks), a.answer
+
+
+def test_a_simpler_wording_asked_for_a_non_technical_customer_gets_words_to_say(tutor):
+    """"能再简单点吗，我要跟不懂技术的客户讲" after the reality gap got a bare line that kept the term (blind 49
+    b49-012): a simpler wording asked for a customer is the topic's customer words, with the card sentences they
+    restate, and no line addressed to our own engineers."""
+    history = [Turn(role="user", content="仿真和现实之间的差距具体指什么？"),
+               Turn(role="assistant", content="仿真永远只是现实世界的近似，这种差异通常被称为 Reality Gap。")]
+    q = "还能再说得通俗点不，我得讲给完全不懂技术的客户听"
+    assert not copied({q, history[0].content})
+    a = tutor.ask(q, history)
+    assert a.act in ("simpler", "customer_reply") and not a.refused, (a.act, a.answer)
+    assert a.answer.startswith("**可以这样跟客户解释**"), a.answer
+    assert "解决方案人员要知道" not in a.answer and a.citations, a.answer
+
+
+def test_a_plain_first_question_for_a_customer_still_gets_the_card_s_picture(tutor):
+    """Asked on its own ("用大白话…给客户讲", no answer before it), the plain version is the card's walking-robot picture:
+    the customer words would bring back the technical summary they rest on (dev b12-011 "别整术语")."""
+    q = "说人话，sim2real到底是个啥，我要讲给不懂技术的客户"
+    assert not copied({q})
+    a = tutor.ask(q)
+    assert "学习走路" in a.answer.split("\n\n")[0] and "可以这样跟客户解释" not in a.answer, a.answer

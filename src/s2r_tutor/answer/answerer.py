@@ -1642,7 +1642,7 @@ class Answerer:
                     said = "**" + story_table().text["customer_point"][lang].rstrip("：:") + "**"
                     point |= {ln for p in paragraphs[1:] if p.startswith(said) for ln in p.splitlines()}
                 relevance = (lambda r: lambda line: None if line in point else r(line))(relevance)
-            words = self._customer_words(plan, form, pitch, asks_one_line)
+            words = self._customer_words(plan, form, pitch, asks_one_line, bool(analogy))
             if words is not None and lead:
                 lead = self._worded(plan, writer, ledger, words, lang, lead if claim is not None else "")
                 # the words and the card sentences they restate are the reply; the topic's other lines get half the
@@ -1672,7 +1672,8 @@ class Answerer:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])
         return renumber(drop_orphan_headings(verdict.markdown), ledger.all())
 
-    def _customer_words(self, plan: Plan, form: Form, pitch: tuple, asks_one_line: bool) -> Words | None:
+    def _customer_words(self, plan: Plan, form: Form, pitch: tuple, asks_one_line: bool,
+                        pictured: bool = False) -> Words | None:
         """The topic's plain words for a customer (leads.json customer_words) where a reply about the whole topic
         is asked in no tighter form: readers asked for wording and got the card's distinction alone (blind 47
         b47-033, b47-057; 48 b48-028, b48en-016). None for a story (its factor has its own reply), a part singled
@@ -1680,8 +1681,11 @@ class Answerer:
         lines; the words above them would say it all twice in the email)."""
         # (a yes/no the customer asked, with how to answer it asked too: "客户说…不就是RL嘛？这个咋接": the verdict, then
         # the words; blind 41 b41-032, 43 b43-045 were graded down for "no wording to say")
-        asked = plan.act == "customer_reply" or (plan.act == "verdict" and "customer_reply" in self.acts.cue_acts(plan.asked))
-        if not asked or plan.intent is Intent.scenario or plan.focus.anchors or pitch \
+        # (a simpler wording asked for a customer on its own, or as a picture, is the card's picture: the words would
+        # bring the technical summary they rest on back, dev b12-011 "别整术语", b41en-002 "plain analogy please")
+        if plan.act == "simpler" and (pictured or not plan.previous_answer):
+            return None
+        if not self._for_customer(plan) or plan.intent is Intent.scenario or plan.focus.anchors or pitch \
                 or asks_one_line or form.count or form.chars or form.sentences or form.brief or form.letter or form.message:
             return None
         return self.leads.customer_words.get(plan.intent)
@@ -1764,11 +1768,17 @@ class Answerer:
                        for p in parts), reverse=True)
         return best[0][1] if len(best) > 1 and best[0][0] - best[1][0] >= a.part_sentence_margin else None
 
+    def _for_customer(self, plan: Plan) -> bool:
+        """Words for a customer are asked: a customer reply, or a yes/no or a simpler wording asked for one ("这个咋接",
+        "能再简单点吗，我要跟不懂技术的客户讲": blind 49 b49-012 got a bare line that kept the term, "little to say")."""
+        return plan.act == "customer_reply" or (plan.act in ("verdict", "simpler")
+                                                and "customer_reply" in self.acts.cue_acts(plan.asked))
+
     def _unaddressed(self, plan: Plan) -> tuple[str, ...]:
         """Words for a customer quote the card's sentences to the reader without their address ("解决方案人员要知道："
         to a customer read as an internal note: blind 22 b22-021; leads.json reader_openers). In English too: the
         English pass leaves the aligned sentence's own address out the same way (english._OPENER, blind 23 b23en-028)."""
-        return self.leads.reader_openers if plan.act == "customer_reply" else ()
+        return self.leads.reader_openers if self._for_customer(plan) else ()
 
     def _asks_yes_no(self, asked: str) -> bool:
         """The question has the yes/no shape (data/leads.json yes_no_shape), or quotes a question (the customer's

@@ -227,23 +227,23 @@ class Forms:
         text = MARKER.sub("", markdown)
         if lang == "zh":
             text = _AFTER_CJK_STOP.sub("", text)  # "过程。 [1] 仿真" reads "过程。仿真"
-        text = re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in text.splitlines() if ln.strip() not in ("-", "")
-                                                   or not ln.strip()))
+        # (a backing line taken out leaves its line empty, or its bullet alone)
+        text = re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in text.splitlines() if ln.strip() != "-"))
         return f"{text.rstrip()}\n\n{label}" + " ".join(f"[{n}]" for n in nums)
 
     def _letter_body(self, markdown: str, frame, cited) -> tuple[str, list[str]]:
         """(the lines a draft to send says, the lines that only back it). The reply label goes; the customer
         scenarios' lines, where other card lines back the draft, are no words for the customer (their own words
         quoted back to them with the card's tag line) but still what the draft rests on: they come back apart,
-        to stand after the draft until `unmarked` moves their markers onto its sources line (blind 49 b49-016,
-        b49en-008, b49en-025: a draft on a customer's story never cited the card's scenario)."""
-        lines = markdown.splitlines()
+        to stand first in the draft (its first source) until `unmarked` moves their markers onto its sources line
+        (blind 49 b49-016, b49en-008, b49en-025: a draft on a customer's story never cited the card's scenario)."""
+        rows = markdown.splitlines()
         # (never all of its evidence: a draft with no other card line keeps the scenario as its words)
-        out = {i for i, ln in enumerate(lines) if any(a.startswith(self.leaves_out) for a in cited(ln))}
-        if not any(MARKER.search(ln) for i, ln in enumerate(lines) if i not in out):
+        out = {i for i, ln in enumerate(rows) if any(a.startswith(self.leaves_out) for a in cited(ln))}
+        if not any(MARKER.search(ln) for i, ln in enumerate(rows) if i not in out):
             out = set()
         body = []
-        for i, ln in enumerate(lines):
+        for i, ln in enumerate(rows):
             # the reply label goes, on a line of its own or before the reply's words ("**可以这样跟客户解释**：“…”")
             m = _LABEL.match(ln)
             if _bare_label(ln) in self.drop_labels or i in out:
@@ -256,7 +256,7 @@ class Forms:
                 # (a reply written for the question is framing: so are its words without the label and quotes)
                 ln = frame(_QUOTED.sub(r"\1", ln[m.end():]))
             body.append(ln)
-        return "\n".join(body).strip(), [lines[i] for i in sorted(out)]
+        return "\n".join(body).strip(), [rows[i] for i in sorted(out)]
 
 
 _QUOTED = re.compile(r"^[“\"](.*)[”\"]$")

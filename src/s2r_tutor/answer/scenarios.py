@@ -382,7 +382,7 @@ class _Blocks:
                 reply = f"“{opener}{reply[1:2].lower() if w.lang != 'zh' else reply[1:2]}{reply[2:]}"
             head = self._bold(self._text("customer_point"), reply)
             # (an email to the customer does not quote the card's scenario back to them, but still cites it: the
-            # draft keeps only its markers, for the sources line under it; answer/forms.py _letter_body)
+            # draft's scenario line leaves its text and keeps its marker on the sources line, answer/forms.py)
             scen = self.render("scenario", point=True) if not self.general else ""
             defn = self._cited(self.t.customer_cite)
             said = [*self._say(), *defn] if not self.general else [*defn, *self._say()]

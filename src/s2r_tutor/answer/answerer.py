@@ -55,7 +55,7 @@ from .followups import (
 from .forms import Form, Forms
 from .generic import build_generic, generic_followups
 from .grounding import MARKER, Ledger, renumber, verify
-from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, rule_scores
+from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, is_complaint, rule_scores
 from .labels import LABELS, label
 from .leads import Condition, Leads, Missing, Words
 from .lexicon import CORE_TERMS, FOREIGN_TOPICS, fold
@@ -235,7 +235,10 @@ class Answerer:
             ctx, short_act = follow_up_of(history, users[-1]), "compare"
         short = short and not specific
         story_topics = followup_rules().story_reply_topics
-        if not ctx.is_followup and users and as_followup is None and not (topics - story_topics) \
+        # (a customer who "…说" something and no symptom tells no story: "客户老把这俩混着说，我怎么一句话给他讲清楚" is
+        # about the two just compared, not a customer scenario; blind 50 b50-053 got the engineering-gap line)
+        told = {Intent.scenario} if not is_complaint(question) else set()
+        if not ctx.is_followup and users and as_followup is None and not (topics - story_topics - told) \
                 and leans_back(question) and self._own_followup_act(question) == "customer_reply":
             # "ok how do i say that to them without sounding like we're blaming their hardware" (15 words): words for
             # the customer about what was just said, however long the turn; its hardware is how not to sound, not a

@@ -1,6 +1,7 @@
-"""Round 56 (issue 14): a dev fix after blind set 50 was measured. A customer reply that points back at the two things
-just compared ("这俩", "它俩") stays on them, however long the turn, when the customer "says" something but tells no
-story (blind 50 b50-053 got the engineering-gap line, graded 0). Wordings of our own."""
+"""Round 56 (issue 14): dev fixes after blind set 50 was measured. A customer reply that points back at the two
+things just compared ("这俩", "它俩") stays on them, however long the turn, when the customer "says" something but
+tells no story (blind 50 b50-053 got the engineering-gap line, graded 0); a range asked for is a value the card does
+not give (b50-035). Wordings of our own."""
 
 from __future__ import annotations
 
@@ -28,3 +29,18 @@ def test_a_customer_story_after_the_comparison_is_still_a_story(tutor):
     """A symptom the customer tells is a story of its own, pointing words or not."""
     a = tutor.ask("客户说那两台机器人到了他们厂里老打滑摔倒，这个怎么跟他解释", HISTORY)
     assert a.intent == "scenario" and "≠" not in a.answer.split("\n\n")[0], (a.intent, a.answer)
+
+
+RANGE = {"zh": "做域随机化的时候，质量一般随机到多大的范围比较合适？", "en": "what range should we randomize the friction over?"}
+
+
+def test_a_range_asked_for_is_a_value_the_card_does_not_give(tutor):
+    """"域随机化里摩擦系数一般随机到什么范围比较合适" was answered with the principle and never said the card gives no range
+    (blind 50 b50-035, graded 1): a range is a value (leads.json not_in_card.value)."""
+    assert not copied(set(RANGE.values()))
+    for lang, q in RANGE.items():
+        a = tutor.ask(q)
+        assert a.act == "not_in_card" and not a.refused, (lang, a.act, a.answer)
+        first = a.answer.split("\n\n")[0]
+        assert ("卡片没有给出" in first) if lang == "zh" else ("does not give" in first.lower()), a.answer
+        assert any(c.chunk_id == "04-08#related-domain-randomization" for c in a.citations), a.answer

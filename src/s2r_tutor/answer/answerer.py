@@ -55,7 +55,14 @@ from .followups import (
 from .forms import Form, Forms
 from .generic import build_generic, generic_followups
 from .grounding import MARKER, Ledger, renumber, verify
-from .intents import CONTEXT, SYMPTOM, anchor_intent, detect_intent, is_complaint, rule_scores
+from .intents import (
+    CONTEXT,
+    SYMPTOM,
+    anchor_intent,
+    detect_intent,
+    is_complaint,
+    rule_scores,
+)
 from .labels import LABELS, label
 from .leads import Condition, Leads, Missing, Words
 from .lexicon import CORE_TERMS, FOREIGN_TOPICS, fold

@@ -139,7 +139,7 @@ def _locate(piece: str, chunk: Chunk, after: int = 0) -> tuple[int, int] | None:
     return best
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
     """'Equipment wear' -> 'equipment wear' inside a list; card terms and acronyms keep capitals."""
     if not text or text.startswith(_PROPER):
         return text
@@ -217,17 +217,18 @@ class _Swapper:
             first, last = chunk.text[slice(*offsets[fresh[0]])], chunk.text[slice(*offsets[fresh[-1]])]
             en = english_of_span(chunk, offsets[fresh[0]][0], offsets[fresh[-1]][1]) or ""
             skipped = chunk.text[offsets[fresh[0]][0]:start] if fresh[0] == ids[0] else ""
+            # the quote left the card's own filler clause out (leads.json filler_clauses): so does its English
             dropped = self.fillers.get(skipped, "")
-            if dropped and en.startswith(dropped):
-                # the quote left the card's own filler clause out (leads.json filler_clauses): so does its English
-                en = en[len(dropped):][:1].upper() + en[len(dropped):][1:]
-            elif _OPENER.fullmatch(skipped) and not _QUOTED.match(first) and (m := _OPENER_EN.match(en)):
+            cut = len(dropped) if dropped and en.startswith(dropped) else None
+            if cut is None and _OPENER.fullmatch(skipped) and not _QUOTED.match(first) and (m := _OPENER_EN.match(en)):
                 # the answer quoted the sentence without the words addressing our own engineers
                 # ("解决方案人员要知道：…" in words for a customer): so does its English (blind 23 b23en-028)
-                en = en[m.end():][:1].upper() + en[m.end():][1:]
+                cut = m.end()
                 if skipped.endswith("“") and prefix.strip() == "“":
                     # the Chinese rest opens with the quotation mark of "“仿真里能做到”…": in English it opens no quote
                     prefix = prefix.replace("“", "", 1)
+            if cut is not None:
+                en = en[cut:][:1].upper() + en[cut:][1:]
             if not _NUMBERING.match(piece) and _NUMBERING.match(first):
                 en = _NUMBERING.sub("", en)  # the answer left the card's numbering out
             if _QUOTED.match(first) and not _QUOTED.match(piece):
@@ -251,7 +252,7 @@ class _Swapper:
                     and en.endswith("."):
                 glue = ". "  # a list item, then a whole sentence: "…cannot be fully simulated. The goal of…"
             if glue in (", ", ": "):
-                en = _lower_first(en)
+                en = lower_first(en)
             if out.endswith((".", ";", ":", "?", "!", "”")) and glue in (", ", "; ", ": ", ". ", " "):
                 glue = " "
             out += glue + en

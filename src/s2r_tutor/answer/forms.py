@@ -220,8 +220,9 @@ class Forms:
         if not nums:
             return markdown
         label = (self.message_frames if form.message else self.frames)[lang].sources
-        backing = {u for u in _CITED_UNIT.findall(markdown) if (a := cited(u)) and all(x.startswith(self.leaves_out) for x in a)}
-        if any(MARKER.search(u) for u in _CITED_UNIT.findall(markdown) if u not in backing):
+        units = _CITED_UNIT.findall(markdown)
+        backing = {u for u in units if (a := cited(u)) and all(x.startswith(self.leaves_out) for x in a)}
+        if any(MARKER.search(u) for u in units if u not in backing):
             for u in backing:
                 markdown = markdown.replace(u, "", 1)
         text = MARKER.sub("", markdown)

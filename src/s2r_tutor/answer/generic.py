@@ -72,10 +72,11 @@ def build_generic(ledger: Ledger, ranked_chunks: list[Chunk], question: str, lan
     sections = pick_sections(ranked_chunks)
     # (a term of the card's short lists, "摔倒", "仿真验证", is no statement: two of them quoted as one line,
     # "摔倒 极限姿态", were no span of the card, and the check dropped the line, dev b34-009)
+    listed = [terms(chunk.text) for chunk in sections]
     pool = [(i, k, s) for i, chunk in enumerate(sections)
             for k, s in enumerate(x for x in sentences(chunk.text)
                                   if x in chunk.text and len(_WORD.findall(x)) >= 2 and x not in skip
-                                  and unnumber(x) not in terms(chunk.text) and x not in terms(chunk.text))]
+                                  and x not in listed[i] and unnumber(x) not in listed[i])]
     if not pool:
         return {"title": "", "points": ""}
     texts = [s for _, _, s in pool]

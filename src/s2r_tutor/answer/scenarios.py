@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .card import lines, stopped, unnumber
+from .english import lower_first
 from .labels import label
 from .lexicon import fold
 from .scenario_table import SCENARIO_ANCHORS, Factor, Table, table
@@ -379,7 +380,7 @@ class _Blocks:
             if self.f.letter and reply.startswith("“"):
                 # a draft thanks them and says the cause is read from their description, not yet checked
                 opener = self._text("letter_open")
-                reply = f"“{opener}{reply[1:2].lower() if w.lang != 'zh' else reply[1:2]}{reply[2:]}"
+                reply = f"“{opener}{reply[1:] if w.lang == 'zh' else lower_first(reply[1:])}"
             head = self._bold(self._text("customer_point"), reply)
             # (an email to the customer does not quote the card's scenario back to them, but still cites it: the
             # draft's scenario line leaves its text and keeps its marker on the sources line, answer/forms.py)

@@ -100,6 +100,8 @@ _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{2,}?)[”\"」』]")
 log = logging.getLogger("s2r_tutor.answer")
 _MAX_DEPTH = 3  # how far back a chain of follow-ups is resolved
 SUMMARY_INTENTS = frozenset({Intent.quick_memory})  # a short turn naming only these asks for the earlier topic's gist
+# a claim's cited sentences ("… [1]"), the last one dropped first when a reply runs over the cap
+_CLAIM_UNITS = re.compile(r"[^\[\n]+?(?:\s*\[\d+\])+")
 _MISSING_TEXT = {"zh": "卡片没有给出{what}。", "en": "The card does not give {what}."}
 _CONCEPT_FOLLOWUPS = {"example", "simpler"}  # follow-up acts about a concept, not about a site's checks
 _POLARITY = {"zh": {True: "是的。", False: "不是。"}, "en": {True: "Yes.", False: "No."}}  # the reader's statement per the card
@@ -170,6 +172,7 @@ class Answerer:
         self._sent_vecs_en: dict | None = None
         self._card_sents: list[tuple[str, str]] | None = None  # (anchor, sentence) of the card, split once
         self._ratio: float | None = None
+        self._aligned: dict[str, str] | None = None  # card sentence -> its aligned English (_measure exact)
         self.vocab = CorpusVocab(tutor.chunks, make_tokenizer(self.settings.user_dict),
                                  term_min_idf=self.settings.answer.term_min_idf,
                                  soft_min_idf=self.settings.answer.soft_min_idf)
@@ -606,7 +609,7 @@ class Answerer:
             # the cue is mentioned in a story, not asked: the neighbours' act, without the cue's weight
             act = focus.act = max((k for k in reading.votes if k not in ("not_in_card", "out_of_scope")),
                                   key=lambda k: reading.votes[k])
-        missing = asks_missing if act == "not_in_card" else None
+        missing = self.leads.missing_all(q, asks_missing) if act == "not_in_card" and asks_missing is not None else None
         if missing is not None and missing.act is not None:
             act = focus.act = missing.act  # asked as a how: "the card gives no procedure", then what it gives
         if act == "not_in_card" and missing is None:  # asks for something, but none the table knows
@@ -974,14 +977,28 @@ class Answerer:
                               skip=skip)
         return extra["points"]
 
-    def _measure(self, lang: str):
+    def _measure(self, lang: str, exact: bool = False):
         """A line's length as the reader will see it: an English reader gets the card's aligned English,
         which runs `en_ratio` times the Chinese it replaces; what is already English (labels, a scenario's
-        checks) counts as it is."""
+        checks) counts as it is. `exact`: a whole card sentence counts as its own aligned English (a reply of
+        long sentences ran 20 % over the estimate)."""
         if lang != "en":
             return len
         ratio = self._en_ratio()
-        return lambda text: int(len(text) + (ratio - 1) * len(_CJK.findall(text)))
+        def estimate(text: str) -> int:
+            return int(len(text) + (ratio - 1) * len(_CJK.findall(text)))
+        if not exact:
+            return estimate
+        if self._aligned is None:
+            self._aligned = {zh: en for c in self.tutor.chunks if c.doc_id == self.card.doc_id and c.sentences_en
+                             for zh, en in zip(sentences(c.text), c.sentences_en) if len(zh) > 8}
+
+        def measure(text: str) -> int:
+            for zh, en in self._aligned.items():
+                if zh in text:
+                    text = text.replace(zh, en)
+            return estimate(text)
+        return measure
 
     def _en_ratio(self) -> float:
         if self._ratio is None:
@@ -1655,6 +1672,10 @@ class Answerer:
             words = self._customer_words(plan, form, pitch, asks_one_line, bool(analogy))
             if words is not None and lead:
                 lead = self._worded(plan, writer, ledger, words, lang, lead if claim is not None else "")
+                # the words are the reply: a story builder's own reply label over its card lines would say it twice
+                # (dev b22-040 had "可以这样跟客户解释" over the words and again over the friction line)
+                said_label = "**" + story_table().text["customer_point"][lang].rstrip("：:")
+                body = "\n".join(x for x in body.split("\n") if not (x.startswith(said_label) and not MARKER.search(x)))
                 # the words and the card sentences they restate are the reply; the topic's other lines get half the
                 # budget (a reply on why simulation still names the four reasons, round 49)
                 budget = min(budget, int(full // 2 * shrink))
@@ -1688,17 +1709,28 @@ class Answerer:
         is asked in no tighter form: readers asked for wording and got the card's distinction alone (blind 47
         b47-033, b47-057; 48 b48-028, b48en-016). None for a story (its factor has its own reply), a part singled
         out, a pitch, one line, N points, a cap or "keep it short", nor a draft to send (its body is the card's
-        lines; the words above them would say it all twice in the email)."""
+        lines; the words above them would say it all twice in the email). Two or three sentences asked ("how do I
+        explain that to a customer in two sentences") are the words, with the card sentence they rest on (blind 50
+        b50en-019 repeated the definition)."""
         # (a yes/no the customer asked, with how to answer it asked too: "客户说…不就是RL嘛？这个咋接": the verdict, then
         # the words; blind 41 b41-032, 43 b43-045 were graded down for "no wording to say")
         # (a simpler wording asked for a customer on its own, or as a picture, is the card's picture: the words would
         # bring the technical summary they rest on back, dev b12-011 "别整术语", b41en-002 "plain analogy please")
         if plan.act == "simpler" and (pictured or not plan.previous_answer):
             return None
-        if not self._for_customer(plan) or plan.intent is Intent.scenario or plan.focus.anchors or pitch \
-                or asks_one_line or form.count or form.chars or form.sentences or form.brief or form.letter or form.message:
+        # (a story told has its factor's reply; a site question with no factor read, "仿真都过了为啥还要现场调", has the
+        # scenario topic's words: blind 50 b50-007 quoted the card's customer line and named no on-site work)
+        if not self._for_customer(plan) or (plan.intent is Intent.scenario and factors_for(plan.focus)) \
+                or plan.focus.anchors or pitch \
+                or asks_one_line or form.count or form.letter or form.message \
+                or ((form.chars or form.brief or form.sentences) and (form.sentences or 0) < 2):
             return None
-        return self.leads.customer_words.get(plan.intent)
+        words = self.leads.customer_words.get(plan.intent)
+        # (words that do not answer what the question is about: the site's words on what on-site work is for, when
+        # the customer talks up an algorithm; the reader's line, 重点不是问客户使用了什么算法, answers that, b50-004)
+        if words is not None and words.unless is not None and words.unless.search(fold(plan.asked)):
+            return None
+        return words
 
     def _worded(self, plan: Plan, writer: Writer, ledger: Ledger, words: Words, lang: str, claimed: str = "") -> str:
         """The customer words (framing, on a line of their own), then the card sentences they restate, cited, in a
@@ -1710,11 +1742,19 @@ class Answerer:
             s = writer.sentence(anchor, phrase)
             return phrase in claimed or next((s[len(o):] for o in self._unaddressed(plan) if s.startswith(o)), s) in claimed
 
-        refs = tuple(r for r in words.rests_on if not said(*r))
         line = ledger.frame(bold_line(story_table().text["customer_point"][lang], words.text[lang], lang))
-        more = stopped(lead_block(writer, self._preceded(refs), None,
-                                  self._unaddressed(plan)), lang) if refs else ""
-        return "\n\n".join(filter(None, (claimed.strip(), line, more)))
+        measure, cap = self._measure(lang, exact=True), self.settings.answer.max_chars
+        while True:
+            refs = tuple(r for r in words.rests_on if not said(*r))
+            more = stopped(lead_block(writer, self._preceded(refs), None,
+                                      self._unaddressed(plan)), lang) if refs else ""
+            text = "\n\n".join(filter(None, (claimed.strip(), line, more)))
+            # over the cap, the claim keeps its verdict and fewer of its sentences: the words and what they rest on
+            # are the reply asked for (an English reply on "sim passed, why tune on site" ran to 1,000 characters)
+            units = _CLAIM_UNITS.findall(claimed)
+            if measure(MARKER.sub("", text)) <= cap or len(units) < 2:
+                return text
+            claimed = claimed[: claimed.rindex(units[-1])]
 
     def _said_little_more(self, plan: Plan, refs: tuple, lang: str) -> bool:
         """The previous answer was little more than the card sentences `refs` (at most twice their length): a

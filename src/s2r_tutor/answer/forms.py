@@ -191,12 +191,18 @@ class Forms:
         if form.chars and measure(MARKER.sub("", markdown)) > form.chars:
             # the point (the first paragraph that cites), whatever its length: the rest is in the sources; its
             # first sentence when that is still over, unless it is a list (the memory hooks are the short form)
-            point = next((p for p in markdown.strip().split("\n\n") if MARKER.search(p)), None)
-            if point is not None:
+            paras = markdown.strip().split("\n\n")
+            at = next((i for i, p in enumerate(paras) if MARKER.search(p)), None)
+            if at is not None:
+                point = paras[at]
                 first = _FIRST_UNIT.match(point)
-                if first and not _is_item(point.lstrip()) and measure(MARKER.sub("", point)) > form.chars:
+                # words for a customer above it (a reply asked in two sentences) are the answer: they stay, and the
+                # card sentence they rest on stays under them, its first one only
+                words = paras[at - 1] if at and _WORDS.fullmatch(paras[at - 1]) else None
+                if first and not _is_item(point.lstrip()) and (words or measure(MARKER.sub("", point)) > form.chars):
                     point = first.group(0).strip()
-                markdown = _LABEL.sub("", point, count=1)  # one short line: its label ("**检验**：") is no part of it
+                # one short line: its label ("**检验**：") is no part of it
+                markdown = f"{words}\n\n{point}" if words else _LABEL.sub("", point, count=1)
         if form.message:
             words, backing = self._letter_body(markdown, frame, cited)
             body = _as_message(words, form.sentences or self.message_sentences, frame, lang)
@@ -263,6 +269,8 @@ class Forms:
 _QUOTED = re.compile(r"^[“\"](.*)[”\"]$")
 _AFTER_CJK_STOP = re.compile(r"(?<=[。！？；，：、])[ \t]+")
 _LABEL = re.compile(r"^\*\*[^*\n]+\*\*\s*[：:]\s*(?=\S)")
+# a reply written for the question: its bold label, then the words in quotation marks (answerer._worded)
+_WORDS = re.compile(r"\*\*[^*\n]+\*\*\s*[：:]\s*“[^\n]+”")
 _FIRST_UNIT = re.compile(r"[^\n]*?\](?:\s*\[\d+\])*")  # a line's text up to its first markers
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 
 from ..errors import AnswerDataError
@@ -22,6 +22,8 @@ Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
 
 
 # words that may sit between a negation and what it negates ("without any RL", "不用任何仿真")
+# "the card gives no X" of two or more things asked ("卡片没有给出{X}，也没有给出{Y}。")
+_ALSO_MISSING = {"zh": "，也没有给出", "en": ", nor "}
 _FILLER = re.compile(r"\s*(?:(?:any|the|a|an|using|doing|even)\s+|任何|完全|再){0,2}\s*")
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class Words:
 
     text: dict[str, str]      # language -> the words, in quotation marks
     rests_on: tuple[Ref, ...]  # cited right after them, every one
+    unless: re.Pattern[str] | None = None  # a question about this, though of the topic, is not answered by them
 
 
 @dataclass(frozen=True)
@@ -295,6 +298,8 @@ class Leads:
         except re.error as exc:
             raise AnswerDataError(f"data/leads.json one_line_cues: bad pattern ({exc})") from exc
         self.missing = []
+        # a request for "a number" of whatever is asked ("need a number for the deck"): no second thing asked
+        self.missing_generic = _pattern("missing_generic", data.get("missing_generic"))
         for kind, m in data.get("not_in_card", {}).items():
             if kind.startswith("_"):
                 continue
@@ -356,7 +361,8 @@ class Leads:
                for t, v in cw.items()):
             raise AnswerDataError("data/leads.json customer_words: expected {topic: {zh: '“…”', en: '“…”', rests_on: "
                                   "[[anchor, phrase], ...]}} with known topics, each wording in quotation marks")
-        self.customer_words = {Intent(t): Words({x: v[x] for x in ("zh", "en")}, _refs(f"customer_words.{t}.rests_on", v.get("rests_on")))
+        self.customer_words = {Intent(t): Words({x: v[x] for x in ("zh", "en")}, _refs(f"customer_words.{t}.rests_on", v.get("rests_on")),
+                                                _pattern(f"customer_words.{t}.unless", v.get("unless")))
                                for t, v in cw.items()}
         pt = data.get("pair_topics", [])
         if not isinstance(pt, list) or any(t not in intents for t in pt):
@@ -812,3 +818,26 @@ class Leads:
     def missing_kind(self, question: str) -> Missing | None:
         q = question.lower()
         return next((m for m in self.missing if m.cue.search(q) and not (m.unless and m.unless.search(q))), None)
+
+    def missing_all(self, question: str, first: Missing) -> Missing:
+        """`first`, joined with every other kind the question asks for in its own words elsewhere in it: "做一轮真机微调
+        大概要多久、要多少条真实数据" lacks a duration and a data amount, and the answer says so of both, with what the card
+        says of each (blind 50 b50-012 named only the data). A kind only mentioned, asked by the same words as
+        one already joined ("多少" inside "多少条真实数据"), or asked only as "a number" ("success rate? need a number
+        for the deck": leads.json missing_generic) is not another ask."""
+        q = question.lower()
+        spans = [m.span() for m in [first.cue.search(q)] if m]
+        joined = [first]
+        for m in self.missing:
+            hit = m.asked.search(q) if m.asked is not None and not m.decline and m.kind != first.kind else None
+            if hit is None or (m.unless and m.unless.search(q)) or any(m.names == j.names for j in joined) \
+                    or any(hit.start() < end and start < hit.end() for start, end in spans) \
+                    or (self.missing_generic is not None and self.missing_generic.fullmatch(hit.group(0))):
+                continue
+            joined.append(m)
+            spans.append(hit.span())
+        if len(joined) == 1:
+            return first
+        joined = [j for _, j in sorted(zip(spans, joined), key=lambda x: x[0])]  # in the question's order
+        names = {lang: _ALSO_MISSING[lang].join(j.names[lang] for j in joined) for lang in first.names}
+        return replace(first, names=names, says=tuple(dict.fromkeys(r for j in joined for r in j.says)))

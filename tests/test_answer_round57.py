@@ -107,3 +107,44 @@ def test_the_broadest_ranges_test_the_more_randomization_claim(tutor):
 def test_help_me_answer_him_asks_for_words(tutor):
     a = tutor.ask(HELP_ME)
     assert a.act == "customer_reply" and a.intent == "why_simulation", (a.act, a.intent, a.answer)
+
+
+EXPLAIN = "how do I explain sim2real to a customer?"
+ROBOT_KIND = {"zh": "sim2real只适用于四足机器人吗", "en": "Is sim2real only for legged robots?", "zh-arm": "机械臂也能用sim2real吗"}
+
+
+def test_more_wordings_are_our_own():
+    assert not copied({EXPLAIN, *ROBOT_KIND.values()})
+
+
+def test_explaining_the_concept_to_a_customer_is_the_definition_not_a_site_story(tutor):
+    """The customer words retrieve the card's section on when to think of Sim2Real with customers; its retrieval prior
+    read a customer scenario over the definition the labelled neighbours read (Settings.answer.style_prior_anchors)."""
+    a = tutor.ask(EXPLAIN)
+    assert a.act == "customer_reply" and a.intent == "definition", (a.act, a.intent, a.answer)
+    assert a.citations[0].chunk_id == "04-08#summary", a.answer
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "zh-arm"])
+def test_only_one_kind_of_robot_is_answered_by_what_the_card_covers(tutor, lang):
+    """"Is sim2real only for legged robots?" got reinforcement learning ≠ Sim2Real (en) or 「算，和本体差异有关」 (zh):
+    the card speaks of robots in general and names no kind (leads.json claims.robot-kind); "机械臂也能用sim2real吗" got
+    「不是。」 over the RL table."""
+    a = tutor.ask(ROBOT_KIND[lang])
+    assert a.act == "verdict" and not a.refused, (a.act, a.answer)
+    first = a.answer.split("\n\n")[0]
+    assert ("没有把 Sim2Real 限定在某一类机器人上" in first) if lang != "en" else ("does not limit Sim2Real" in first), a.answer
+    assert "≠" not in a.answer and a.citations[0].chunk_id == "04-08#summary", a.answer
+
+
+STORY_TWO = "客户抱怨仿真里动作很准，到现场精度就差了，帮我回他两句"
+
+
+def test_a_story_reply_asked_in_two_sentences_keeps_its_words(tutor):
+    """The sentence cap took the label off a story's reply, and verification then dropped the reply as unframed: "帮我
+    回两句" after a precision story was left with the card's customer quote alone (dev b44-028, once 两句 read as a form)."""
+    assert not copied({STORY_TWO})
+    a = tutor.ask(STORY_TWO)
+    assert a.act == "customer_reply", (a.act, a.answer)
+    assert a.answer.startswith("**可以这样跟客户解释**：“"), a.answer
+    assert any(c.chunk_id == "04-08#scenario-precision" for c in a.citations), a.answer

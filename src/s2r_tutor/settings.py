@@ -169,6 +169,10 @@ class AnswerSettings(BaseModel):
                                   description="acts asked by style words (plain words, for a customer): when the question "
                                   "names a topic by a phrase rule, its neighbours' vote for the generic topic (the "
                                   "definition) is left out, as the style words found those neighbours")
+    style_prior_anchors: list[str] = Field(default_factory=lambda: ["solution-engineers"],
+                                           description="sections a style act's words retrieve whatever its topic (the "
+                                           "customer-facing advice for 'how do I explain X to a customer'): they add no "
+                                           "retrieval prior to its topic unless a story is told (round 57)")
     brief_budget_share: float = Field(0.5, gt=0, le=1, description="'keep it short' / '简短点' (data/forms.json brief): "
                                       "the supporting lines get this share of the length budget")
     picture_chars: int = Field(40, ge=0, description="a length cap at most this ('别超过30字', data/forms.json chars) is "

@@ -403,7 +403,12 @@ class Answerer:
             top = max(votes, key=votes.get)
             if top in GENERIC_INTENTS:
                 votes.pop(top)
-        detected = detect_intent(question, anchors, votes, tuple(s.answer.section_votes))
+        prior_anchors = anchors
+        if reading.act in s.answer.style_acts and not complaint and not self._told_story(question, reading, qv):
+            # "how do I explain sim2real to a customer?": the customer words retrieve the section on when to think of
+            # Sim2Real with customers, whose prior read a customer scenario over the definition the neighbours read
+            prior_anchors = [x for x in anchors if x not in s.answer.style_prior_anchors]
+        detected = detect_intent(question, prior_anchors, votes, tuple(s.answer.section_votes))
         if prev_intent is not None and not specific:
             intent = prev_intent
         elif prev_intent is Intent.scenario and ctx.is_followup and topics <= story_topics and reading.act == "customer_reply":

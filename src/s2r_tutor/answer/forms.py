@@ -195,10 +195,14 @@ class Forms:
             at = next((i for i, p in enumerate(paras) if MARKER.search(p)), None)
             if at is not None:
                 point = paras[at]
-                first = _FIRST_UNIT.match(point)
                 # words for a customer above it (a reply asked in two sentences) are the answer: they stay, and the
-                # card sentence they rest on stays under them, its first one only
+                # card sentence they rest on stays under them, its first one only; so do a story reply's words on the
+                # point's first line (dev b44-028 "帮我回两句": the cap took their label and verification the words)
                 words = paras[at - 1] if at and _WORDS.fullmatch(paras[at - 1]) else None
+                head, _, rest = point.partition("\n")
+                if words is None and rest and _WORDS.fullmatch(head):
+                    words, point = head, rest
+                first = _FIRST_UNIT.match(point)
                 if first and not _is_item(point.lstrip()) and (words or measure(MARKER.sub("", point)) > form.chars):
                     point = first.group(0).strip()
                 # one short line: its label ("**检验**：") is no part of it

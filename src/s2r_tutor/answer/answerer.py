@@ -72,9 +72,9 @@ from .llm_answer import finish as finish_llm
 from .llm_answer import prepare as prepare_llm
 from .polarity import check_statements, deciding_sentence, load_statements
 from .refusal import CAN_HELP, GENERIC_INTENTS, TRY_INSTEAD, decide_scope, refusal_text
-from .scenario_table import check_scenarios
+from .scenario_table import SCENARIO_ANCHORS, check_scenarios
 from .scenario_table import table as story_table
-from .scenarios import bold_line, factors_for, is_story, shaped
+from .scenarios import bold_line, factors_for, is_story, pattern_line, shaped
 from .select import (
     Candidate,
     assemble_ranked,
@@ -1509,7 +1509,16 @@ class Answerer:
                 named = [(a, p) for a, p in tabled if a in parts]
                 # (one part too, where its table sentence is its bare example: "系统辨识是在做什么？讲简单一点" got
                 # 示例：“用真实机器人数据…” naming no method once 讲简单一点 decided the act)
-                if (len({a for a, _ in tabled}) >= 2 and len({a for a, _ in named}) >= 2) or (
+                scenes = list(dict.fromkeys(a for a, _ in tabled if a in SCENARIO_ANCHORS))
+                if len(scenes) >= 2 and again is None:
+                    # the card's customer scenarios as examples: one line each, named, with the card's diagnosis
+                    # pointer after the customer's words; four bare quotes run together said nothing of what each
+                    # one is (blind 50 b50-013, 51 b51en-029)
+                    rest = tuple(x for x in tabled if x[0] not in SCENARIO_ANCHORS)
+                    lead = "\n".join(pattern_line(writer, a) for a in scenes)
+                    if rest:
+                        lead += "\n\n" + stopped(lead_block(writer, self._preceded(rest)), lang)
+                elif (len({a for a, _ in tabled}) >= 2 and len({a for a, _ in named}) >= 2) or (
                         named and again is None and all(p.startswith("示例") for _, p in named)):
                     # a table lead across a list's parts (the four methods said simply: each one's example) is one
                     # line per part, named by its heading; a run of bare "示例：…" quotes named none of them

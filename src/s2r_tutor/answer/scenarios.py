@@ -39,7 +39,8 @@ def _clause(sentence: str, phrase: str) -> str:
     return unnumber(next((c for c in parts if phrase in c), sentence) if len(parts) >= 4 else sentence)
 
 
-def _pattern_line(w: "Writer", anchor: str) -> str:
+def pattern_line(w: "Writer", anchor: str) -> str:
+    """A card scenario on one line: its heading, the customer's words and the card's diagnosis pointer after them."""
     return w.bullet(anchor, *w.card.sents(anchor), sep=" ", label=label(w.lang, anchor, w.card.heading(anchor)))
 
 
@@ -108,7 +109,9 @@ def factors_for(f: "Focus") -> list[Factor]:
     story = is_story(f.question)
     if not story and all(x.key == (t.catch_all or "") for x in found):
         found = []  # "when should a solution engineer think of Sim2Real with a customer": no story, no factor
-    if not found and story:
+    if not found and story and (t.asked_act(f.asked_text) or f.act) != "example":
+        # (examples asked of customer trouble, "给我举几个客户那边sim2real出问题的例子", tell no story of their own: its
+        # symptom words name what the examples are of, and the card's customer scenarios answer it)
         return [t.general]
     return found
 
@@ -230,7 +233,7 @@ class _Blocks:
         out = []
         for a, p in self.factors[0].blame:
             if a.startswith("scenario-"):
-                out += self._fresh(_pattern_line(self.w, a))
+                out += self._fresh(pattern_line(self.w, a))
             else:
                 out += self._cited(((a, p),))
         return out
@@ -283,7 +286,7 @@ class _Blocks:
             return []
         first = self.factors[0]
         if first.pattern:
-            return self._fresh(_pattern_line(self.w, first.pattern))
+            return self._fresh(pattern_line(self.w, first.pattern))
         a, p = first.evidence[0]
         out = self._clauses(((a, p),))
         self.used.add(f"{a}|{unnumber(self.w.sentence(a, p))}")  # the factor line does not say it again
@@ -360,7 +363,7 @@ class _Blocks:
             # the strongest factor's card scenario only: a lighting story whose second factor is the
             # sensors is not the card's sensor-swap scenario
             anchors = [self.factors[0].pattern] if self.factors[0].pattern else []
-            items = self._fresh(*[_pattern_line(w, a) for a in anchors])
+            items = self._fresh(*[pattern_line(w, a) for a in anchors])
             if not items:
                 return ""
             return items[0] if point else lines(w.ledger.frame(f"**{label(w.lang, 'sc-patterns')}**"), *items)
@@ -505,7 +508,7 @@ def build_scenario(w: "Writer", f: "Focus") -> dict[str, str]:
             # to judge answer it; the four scenarios listed after were padding (blind 13 b13-044, b13-040)
             return {"body": why}
         # under a heading that counts them: the four are kept together (select.py), not traded one by one for the budget
-        patterns = _section(w, "sc-cases", *[_pattern_line(w, a) for a in SCENARIO_ANCHORS])
+        patterns = _section(w, "sc-cases", *[pattern_line(w, a) for a in SCENARIO_ANCHORS])
         # "when should I think of Sim2Real / what signals" (act how, or check_first): what to judge (the table's lead), then the
         # card's four customer scenarios are the signals, before the gap line (blind 27 b27-056 got the gap line only)
         return {"body": "\n\n".join(x for x in (patterns, why) if x)}

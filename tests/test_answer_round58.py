@@ -49,3 +49,22 @@ def test_simpler_for_a_non_technical_client_is_words_for_the_customer(tutor):
     a = tutor.ask(BUYER, GAP)
     assert a.act == "simpler" and a.intent == "reality_gap", (a.act, a.intent, a.answer)
     assert a.answer.startswith("**You can explain it to the customer like this**"), a.answer
+
+
+PRICES = {"zh": "仿真软件一年的授权费大概多少", "en": "how much does an Isaac Sim license cost per year?"}
+PROJECT = "做一次现场适配要花多少钱"
+
+
+def test_a_product_price_or_licence_fee_is_declined(tutor):
+    """A product's price or a licence fee is no question about the card, though 仿真 names a card topic: it was answered
+    with "the card gives no figures" and the card's cost lines (blind 52 b52-048, b52en-024; dev b21-037)."""
+    assert not copied({*PRICES.values(), PROJECT})
+    for lang, q in PRICES.items():
+        a = tutor.ask(q)
+        assert a.refused and a.act == "not_in_card", (lang, a.act, a.answer)
+        assert ("产品价格或软件授权费用" in a.answer) if lang == "zh" else ("licence fees" in a.answer), a.answer
+
+
+def test_a_projects_cost_is_still_answered_around(tutor):
+    a = tutor.ask(PROJECT)
+    assert not a.refused and a.act == "not_in_card" and "卡片没有给出具体的成本或费用" in a.answer, a.answer

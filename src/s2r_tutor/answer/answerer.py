@@ -1971,7 +1971,8 @@ class Answerer:
             return Draft(self.refusal(asked, lang, plan))
         dense = max((r.dense or 0.0 for r in plan.ranked), default=0.0)
         if plan.missing is not None and len(question) <= self.settings.answer.decline_max_chars and (
-                (plan.missing.decline and not plan.specific) or dense < self.settings.answer.missing_min_dense):
+                (plan.missing.decline and (not plan.specific or plan.missing.always_decline))
+                or dense < self.settings.answer.missing_min_dense):
             # nothing on the card bears on it ("which company is best", the latest papers; a ranking of the
             # card's own four methods names a card topic, so the methods are said after): decline, and say
             # what the assistant can help with

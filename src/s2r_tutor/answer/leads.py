@@ -78,6 +78,8 @@ class Missing:
     parts: tuple[str, ...] = ()
     # the act such a question still is ("具体怎么做" asks how): answered "the card does not give …" all the same
     act: str | None = None
+    # declined even where the question names a card topic (a licence fee for the simulator: 仿真 names one)
+    always_decline: bool = False
 
     def is_asked(self, question: str) -> bool:
         return self.asked is not None and bool(self.asked.search(question.lower()))
@@ -309,7 +311,7 @@ class Leads:
                                             bool(m["decline"]), bool(m.get("decisive", False)), asked,
                                             _refs(f"not_in_card.{kind}.says", m.get("says", [])),
                                             re.compile(m["unless"]) if m.get("unless") else None,
-                                            tuple(m.get("parts", ())), m.get("act")))
+                                            tuple(m.get("parts", ())), m.get("act"), bool(m.get("always_decline", False))))
                 if m.get("act") not in (None, *ACTS):
                     raise AnswerDataError(f"data/leads.json not_in_card {kind}: unknown act {m['act']!r}")
             except (re.error, KeyError) as exc:

@@ -22,9 +22,9 @@ Ref = tuple[str, str]  # (anchor, a phrase the sentence contains)
 
 
 # words that may sit between a negation and what it negates ("without any RL", "不用任何仿真")
+_FILLER = re.compile(r"\s*(?:(?:any|the|a|an|using|doing|even)\s+|任何|完全|再){0,2}\s*")
 # "the card gives no X" of two or more things asked ("卡片没有给出{X}，也没有给出{Y}。")
 _ALSO_MISSING = {"zh": "，也没有给出", "en": ", nor "}
-_FILLER = re.compile(r"\s*(?:(?:any|the|a|an|using|doing|even)\s+|任何|完全|再){0,2}\s*")
 
 @dataclass(frozen=True)
 class Claim:

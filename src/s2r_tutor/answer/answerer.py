@@ -1516,8 +1516,6 @@ class Answerer:
                     # one is (blind 50 b50-013, 51 b51en-029)
                     rest = tuple(x for x in tabled if x[0] not in SCENARIO_ANCHORS)
                     lead = "\n".join(pattern_line(writer, a) for a in scenes)
-                    if rest:
-                        lead += "\n\n" + stopped(lead_block(writer, self._preceded(rest)), lang)
                 elif (len({a for a, _ in tabled}) >= 2 and len({a for a, _ in named}) >= 2) or (
                         named and again is None and all(p.startswith("示例") for _, p in named)):
                     # a table lead across a list's parts (the four methods said simply: each one's example) is one
@@ -1526,11 +1524,12 @@ class Answerer:
                     # body change: two methods, then 真机验证仍然不可避免; blind 41 b41-035)
                     rest = tuple(x for x in tabled if x not in named)
                     lead = "\n".join(filter(None, (self._named_line(writer, a, p, lang) for a, p in named)))
-                    if rest:
-                        lead += "\n\n" + stopped(lead_block(writer, self._preceded(rest)), lang)
                 else:
+                    rest = ()
                     lead = lead_block(writer, self._preceded(fresh or tabled), again,
                                       self._unaddressed(plan))
+                if rest:
+                    lead += "\n\n" + stopped(lead_block(writer, self._preceded(rest)), lang)
             elif not (plan.intent is Intent.scenario and shaped(plan.focus)) and not self._builder_first(plan) \
                     and not self._rest_of_list(plan) and not (form.count and not plan.focus.anchors and (
                         ORDINAL_LISTS.get(plan.intent) or plan.intent in ITEM_INTENTS)):

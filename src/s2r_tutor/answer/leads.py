@@ -828,8 +828,8 @@ class Leads:
         one already joined ("多少" inside "多少条真实数据"), or asked only as "a number" ("success rate? need a number
         for the deck": leads.json missing_generic) is not another ask."""
         q = question.lower()
-        spans = [m.span() for m in [first.cue.search(q)] if m]
-        joined = [first]
+        at = first.cue.search(q)
+        spans, joined = [at.span() if at else (0, 0)], [first]  # one span per joined kind, so the sort keeps them all
         for m in self.missing:
             hit = m.asked.search(q) if m.asked is not None and not m.decline and m.kind != first.kind else None
             if hit is None or (m.unless and m.unless.search(q)) or any(m.names == j.names for j in joined) \

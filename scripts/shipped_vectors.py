@@ -3,7 +3,8 @@
     PYTHONPATH=src .venv/bin/python scripts/shipped_vectors.py [BASE]     # BASE: the git revision to reuse, HEAD by default
 
 Writes src/s2r_tutor/data/acts.vectors.*, acts_clauses.vectors.* and rules/scenario_stories.vectors.* for the working
-tree's acts.jsonl and scenario_stories.jsonl. A text the BASE files already embedded keeps its vector; only new or
+tree's acts.jsonl and scenario_stories.jsonl, and acts.model.* (the act regression fitted on acts.vectors with the default
+settings, answer/act_model.py). A text the BASE files already embedded keeps its vector; only new or
 changed texts are embedded here. Embedding every row again on another machine moves each vector by float noise (up
 to 0.003 on round 51's machine) and flips near-tie neighbour votes that no row change caused. The key of each file
 is the one `answer/vectors.py` computes, so a fresh install loads them without embedding anything.
@@ -13,15 +14,22 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from s2r_tutor import Tutor
-from s2r_tutor.answer.acts import clause_texts, example_texts, load_examples
+from s2r_tutor.answer.acts import (
+    act_model,
+    clause_texts,
+    example_texts,
+    load_examples,
+)
 from s2r_tutor.answer.story_match import load_stories, story_texts
 from s2r_tutor.answer.vectors import vectors_key
 
@@ -55,6 +63,13 @@ def main(base: str = "HEAD") -> int:
     for stem, texts in (("acts.vectors", example_texts), ("acts_clauses.vectors", clause_texts)):
         n = rebuild(stem, texts(old_ex), texts(new_ex), base, embed, eid)
         print(f"{stem}: {len(new_ex)} texts, {n} embedded")
+    vecs = np.load(DATA / "acts.vectors.npy")
+    with tempfile.TemporaryDirectory() as tmp:  # fitted into a scratch cache, then shipped (an up-to-date file stays)
+        act_model(new_ex, vecs, eid, tutor.settings.answer, Path(tmp))
+        for ext in (".npz", ".json"):
+            if (Path(tmp) / f"acts.model{ext}").exists():
+                shutil.copyfile(Path(tmp) / f"acts.model{ext}", DATA / f"acts.model{ext}")
+        print("acts.model: fitted on the examples' vectors")
     stories = Path("rules/scenario_stories")
     old_st = load_stories(_at(base, DATA / f"{stories}.jsonl").decode("utf-8"))
     new_st = load_stories((DATA / f"{stories}.jsonl").read_text("utf-8"))

@@ -9,6 +9,8 @@ statement turning both round is answered yes. Wordings of our own."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from blind_support import copied
 
@@ -41,7 +43,9 @@ def test_these_wordings_are_our_own():
 def test_a_jerky_joint_is_a_story_of_motors_and_joints(tutor, question):
     a = tutor.ask(question)
     assert not a.refused and a.intent == "scenario", a.answer
-    first = a.answer.split("\n")[0]
+    # the first line that says something: a check-first answer ("what's up" reads as one since round 59's act
+    # regression) opens with its bare heading ("**Check this first:**")
+    first = next(line for line in a.answer.split("\n") if line.strip() and not re.fullmatch(r"\*\*[^*]+\*\*", line.strip()))
     assert "电机" in first or "motor" in first, a.answer
 
 

@@ -62,6 +62,13 @@ class AnswerSettings(BaseModel):
 
     knn_k: int = Field(9, gt=0, description="labelled example questions that vote on a question's act and topic")
     knn_temperature: float = Field(0.02, gt=0, description="softness of the neighbours' cosine weights (exp((cos-best)/t))")
+    act_model_weight: float = Field(0.5, ge=0, le=1, description="share of the act vote given to the softmax regression "
+                                    "over every labelled example (answer/act_model.py), beside the nearest neighbours' vote "
+                                    "(single-turn blind 8-52 questions, vote alone: neighbours 0.698, regression 0.78-0.80, "
+                                    "averaged 0.81)")
+    act_model_scale: float = Field(10.0, gt=0, description="the regression's input scale (its inverse temperature)")
+    act_model_l2: float = Field(1e-4, ge=0, description="the regression's weight decay")
+    act_model_epochs: int = Field(400, gt=0, description="full-batch gradient steps fitting the regression")
     cue_weight: float = Field(0.6, ge=0, description="weight of one act cue phrase (data/act_cues.json) against the "
                               "neighbours' vote, which sums to 1")
     ask_clause_weight: float = Field(0.3, ge=0, le=1, description="share of the act vote given to the example clauses "

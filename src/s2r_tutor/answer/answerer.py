@@ -18,6 +18,7 @@ from .acts import (
     FOLLOWUP_ACTS,
     ActReader,
     Reading,
+    act_model,
     clause_vectors,
     example_vectors,
     load_cues,
@@ -181,10 +182,12 @@ class Answerer:
         self.refusal_text = refusal_text(list(others))
         a = self.settings.answer
         examples = load_examples()
-        self.acts = ActReader(examples, example_vectors(examples, tutor.embedder, self.settings.index_dir),
-                              load_cues(), a, clauses=clause_vectors(examples, tutor.embedder, self.settings.index_dir),
+        vectors = example_vectors(examples, tutor.embedder, self.settings.index_dir)
+        self.acts = ActReader(examples, vectors, load_cues(), a,
+                              clauses=clause_vectors(examples, tutor.embedder, self.settings.index_dir),
                               embed=tutor.embedder.embed_queries, needs=load_needs(),
-                              unless=load_unless(), decisive=load_decisive())
+                              unless=load_unless(), decisive=load_decisive(),
+                              model=act_model(examples, vectors, tutor.embedder.id, a, self.settings.index_dir))
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         self.card.fillers = self.leads.fillers  # quotes leave the card's own filler clauses out
         self.forms = Forms(self.leads.counts)  # and every labelled form example reads as labelled
@@ -309,7 +312,8 @@ class Answerer:
         anchors = [self.tutor.chunks[r.idx].anchor for r in ranked]
         # the act is the question's own: a follow-up's vector is of topic + question, so its own cue
         # words decide when they name a follow-up act
-        reading = self.acts.read(qv, question)
+        # (a follow-up's is read by the neighbours alone, as its own short turn is: see _own_followup_act)
+        reading = self.acts.read(qv, question, model=not ctx.is_followup)
         if short_act is not None:
             reading.act = short_act
         elif ctx.is_followup:
@@ -831,7 +835,9 @@ class Answerer:
         qv = self._own_vector(question)
         if qv is None:  # no act of its own, the cue words decided
             return None
-        own = self.acts.read(qv, question)
+        # by the neighbours alone: the labelled short turns ("太长了，一句话？") are near it, and the regression,
+        # fitted mostly on questions that stand alone, read "一句话" as a definition asked (dev: seven follow-ups refused)
+        own = self.acts.read(qv, question, model=False)
         a = self.settings.answer
         if own.votes.get("out_of_scope", 0.0) >= a.followup_own_max_oos:
             return None

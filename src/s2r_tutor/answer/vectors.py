@@ -23,22 +23,33 @@ def vectors_key(embedder_id: str, texts: list[str]) -> str:
     return h.hexdigest()
 
 
+def keyed_places(name: str, cache_dir: Path | None, key: str) -> list[Path]:
+    """The stems (the package's shipped `data/<name>`, then the cache beside the index) whose `.json` holds `key`."""
+    places = [Path(str(resources.files("s2r_tutor").joinpath(f"data/{name}")))]
+    if cache_dir is not None:
+        places.append(Path(cache_dir) / Path(name).name)
+    out = []
+    for base in places:
+        try:
+            if json.loads(Path(f"{base}.json").read_text("utf-8")).get("key") == key:
+                out.append(base)
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def labelled_vectors(texts: list[str], embedder, name: str, cache_dir: Path | None, what: str) -> np.ndarray:
     """`name`: the files' stem under the package's `data/` ("acts.vectors", "rules/scenario_stories.vectors");
     the cache beside the index uses its last part. `what`: the log's word for the texts."""
     key = vectors_key(embedder.id, texts)
     stem = Path(name).name
-    places = [Path(str(resources.files("s2r_tutor").joinpath(f"data/{name}")))]
-    if cache_dir is not None:
-        places.append(Path(cache_dir) / stem)
-    for base in places:
+    for base in keyed_places(name, cache_dir, key):
         try:
-            if json.loads(Path(f"{base}.json").read_text("utf-8")).get("key") == key:
-                vecs = np.load(f"{base}.npy", allow_pickle=False)
-                if vecs.shape == (len(texts), embedder.dim):
-                    return vecs
+            vecs = np.load(f"{base}.npy", allow_pickle=False)
         except (OSError, ValueError):
             continue
+        if vecs.shape == (len(texts), embedder.dim):
+            return vecs
     log.info("embedding %d %s (once per embedder)", len(texts), what)
     vecs = np.asarray(embedder.embed_queries(texts), dtype=np.float32)
     if cache_dir is not None:

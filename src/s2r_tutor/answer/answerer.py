@@ -125,6 +125,7 @@ class Plan:
     act: str = "define"
     reading: Reading | None = None
     missing: Missing | None = None  # act not_in_card: what the card does not give
+    setting: bool = False  # an example asked for a setting the card never names (leads.json example_setting)
     previous_answer: str = ""  # the last assistant turn of a follow-up (never repeated verbatim)
     qv: object = None  # the question's embedding from retrieval (reused, never recomputed)
     specific: bool = False  # a topic phrase rule other than 'what is' fired: the question names a card topic
@@ -205,6 +206,8 @@ class Answerer:
         card_texts = [t for c in tutor.chunks for t in (c.title, c.section, c.text, *(c.sentences_en or ()))]
         self.known = KnownWords([*card_texts, *(e.question for e in examples if e.act != "out_of_scope"),
                                  *(s.text for s in stories)], self.vocab.tokenizer)
+        self.card_words = KnownWords(card_texts, self.vocab.tokenizer)  # the card's own (an example's setting)
+        self._card_text = fold("\n".join(card_texts)).lower()
 
     # -- planning ---------------------------------------------------------------------------
     def _intent_of(self, question: str, history: list[Turn], depth: int) -> tuple[Intent, str]:
@@ -667,7 +670,9 @@ class Answerer:
                     act=act, reading=reading, missing=missing, previous_answer=previous, qv=qv, specific=specific,
                     asked=question, form=form,
                     earlier_answer=last_answer,
-                    ranking=ranking, ranking_kind=ranking_kind or "", fit=fit, lang=detect_language(question))
+                    ranking=ranking, ranking_kind=ranking_kind or "", fit=fit, lang=detect_language(question),
+                    setting=(in_scope and act == "example" and missing is None and self.leads.example_setting is not None
+                             and self.leads.example_setting.named(fold(question), self._setting_words)))
         if in_scope and previous and act in ("how", "overview") and ORDINAL_LISTS.get(intent) and not focus.anchors \
                 and focus.item is None and (over := self.leads.lead(intent, "overview", set())) \
                 and self._unsaid(plan, over, keep=False):
@@ -826,6 +831,23 @@ class Answerer:
         claims = plan.own_claims
         # (one that asks the claim's other side, "那不用强化学习也能做sim2real？", gets that side's verdict: _claim_lead)
         return claims[0] if plan.reading.claim in claims and claims[0] in self.leads.claims else None
+
+    def _setting_words(self, text: str) -> list[str]:
+        """The words of an example's setting ("医院里的送药机器人") the card never uses: English words it lacks, and the
+        Chinese words jieba's tagger reads as nouns ("那种", "具体" name no setting) that are nowhere in the card's text
+        and hold none of its words ("机器人学" is 机器人 cut with 学: dev b40-004 "比如讓機器人學走路那種" asks for the
+        card's own picture)."""
+        import jieba.posseg  # the tagger loads its model on first use: only for an example asked "for X"
+
+        known = self.card_words.known
+        out = [w for w in self.card_words.unknown(text) if w.isascii()]
+        for token in jieba.posseg.cut(text):
+            w = token.word
+            if (token.flag.startswith("n") and len(w) >= 2 and not w.isascii() and w not in known
+                    and w not in self._card_text
+                    and not any(w[i:j] in known for i in range(len(w)) for j in range(i + 2, len(w) + 1))):
+                out.append(w)
+        return out
 
     def _own_followup_act(self, question: str, overview: bool = False) -> str | None:
         """The follow-up act a short question asks by its own nearest labelled questions (embedded alone:
@@ -1717,6 +1739,11 @@ class Answerer:
             chunks = self._cited_chunks(ledger)
             markdown = self.forms.fit(markdown, form, lang, ledger.frame, self.leads.announced, self._measure(lang),
                                       lambda line: {chunks[m].anchor for m in re.findall(r"\[(\d+)\]", line) if m in chunks})
+        if plan.setting and markdown.strip() and _EXAMPLE_SAID[lang] not in markdown:
+            # "拿医院里的送药机器人举个例子": the card has none for that setting, and says so before its own (blind 53:
+            # five such answers gave the card's example silently, graded 1-2); an answer that already says the card
+            # has no other example says enough (dev b27-006)
+            markdown = f"{ledger.frame(self.leads.example_setting.line[lang])}\n\n{markdown}"
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib import resources
 
@@ -165,6 +166,33 @@ def _pattern(where: str, raw) -> re.Pattern[str] | None:
         return re.compile(raw, re.I)
     except re.error as exc:
         raise AnswerDataError(f"data/leads.json {where}: bad pattern ({exc})") from exc
+
+
+@dataclass(frozen=True)
+class ExampleSetting:
+    """An example asked for a setting of the reader's own (leads.json example_setting): `cue`'s named groups hold the
+    setting's words; `line` (zh, en) says the card has no example for it, before the card's own."""
+
+    cue: re.Pattern[str]
+    unless: re.Pattern[str] | None
+    line: dict[str, str]
+
+    def named(self, question: str, unknown: Callable[[str], list[str]]) -> bool:
+        """The question (folded) asks an example for a setting whose words include one the card never uses."""
+        if self.unless is not None and self.unless.search(question):
+            return False
+        hit = self.cue.search(question)
+        return hit is not None and any(unknown(g) for g in hit.groupdict().values() if g)
+
+
+def _example_setting(raw) -> ExampleSetting | None:
+    if raw is None:
+        return None
+    cue = _pattern("example_setting.cue", raw.get("cue")) if isinstance(raw, dict) else None
+    if cue is None or not cue.groupindex or not all(isinstance(raw.get(x), str) and raw[x].strip() for x in ("zh", "en")):
+        raise AnswerDataError("data/leads.json example_setting: expected {cue (with named groups for the setting's "
+                              "words), unless (optional), zh, en}")
+    return ExampleSetting(cue, _pattern("example_setting.unless", raw.get("unless")), {x: raw[x] for x in ("zh", "en")})
 
 
 def _cue_line(where: str, entry) -> tuple[re.Pattern[str], dict[str, str]] | None:
@@ -366,6 +394,7 @@ class Leads:
         self.customer_words = {Intent(t): Words({x: v[x] for x in ("zh", "en")}, _refs(f"customer_words.{t}.rests_on", v.get("rests_on")),
                                                 _pattern(f"customer_words.{t}.unless", v.get("unless")))
                                for t, v in cw.items()}
+        self.example_setting = _example_setting(data.get("example_setting"))
         pt = data.get("pair_topics", [])
         if not isinstance(pt, list) or any(t not in intents for t in pt):
             raise AnswerDataError("data/leads.json pair_topics: expected [topic, ...] with known topics")

@@ -17,7 +17,7 @@ SETTING = [("拿养殖场的巡检机器人举个例子讲讲域随机化", "卡
 TUNING = [Turn(role="user", content="真机微调是干嘛的"),
           Turn(role="assistant", content="**03 · 真机微调 Real-world Fine-tuning**：示例：“先在仿真中学习，再用少量真实数据继续调整” [1]")]
 AGAIN = "再举个例子吧，比如码头上跑的搬运车那种"
-NOT_A_SETTING = ["比如摩擦和质量这种，域随机化能举个例子吗", "能举个具体点的例子吗，比如说传感器那块", "举个例子，比如哪些地方不一样",
+NOT_A_SETTING = ["比如摩擦和质量这种，域随机化能举个例子吗", "域随机化举个例子呗，比如具体都乱改些啥东西", "能举个具体点的例子吗，比如说传感器那块", "举个例子，比如哪些地方不一样",
                  "能举例说明下吗，比如机器人学走路那种",
                  "an example for the customer please", "need a concrete example of domain randomization for a slide"]
 

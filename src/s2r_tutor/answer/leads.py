@@ -176,23 +176,27 @@ class ExampleSetting:
     cue: re.Pattern[str]
     unless: re.Pattern[str] | None
     line: dict[str, str]
+    generic: frozenset[str] = frozenset()  # nouns that name no setting ("东西", "情况")
 
     def named(self, question: str, unknown: Callable[[str], list[str]]) -> bool:
         """The question (folded) asks an example for a setting whose words include one the card never uses."""
         if self.unless is not None and self.unless.search(question):
             return False
         hit = self.cue.search(question)
-        return hit is not None and any(unknown(g) for g in hit.groupdict().values() if g)
+        return hit is not None and any(set(unknown(g)) - self.generic for g in hit.groupdict().values() if g)
 
 
 def _example_setting(raw) -> ExampleSetting | None:
     if raw is None:
         return None
     cue = _pattern("example_setting.cue", raw.get("cue")) if isinstance(raw, dict) else None
-    if cue is None or not cue.groupindex or not all(isinstance(raw.get(x), str) and raw[x].strip() for x in ("zh", "en")):
+    generic = raw.get("generic", []) if isinstance(raw, dict) else None
+    if cue is None or not cue.groupindex or not all(isinstance(raw.get(x), str) and raw[x].strip() for x in ("zh", "en")) \
+            or not isinstance(generic, list) or not all(isinstance(w, str) and w.strip() for w in generic):
         raise AnswerDataError("data/leads.json example_setting: expected {cue (with named groups for the setting's "
-                              "words), unless (optional), zh, en}")
-    return ExampleSetting(cue, _pattern("example_setting.unless", raw.get("unless")), {x: raw[x] for x in ("zh", "en")})
+                              "words), unless (optional), generic (optional: [word, ...]), zh, en}")
+    return ExampleSetting(cue, _pattern("example_setting.unless", raw.get("unless")), {x: raw[x] for x in ("zh", "en")},
+                          frozenset(generic))
 
 
 def _cue_line(where: str, entry) -> tuple[re.Pattern[str], dict[str, str]] | None:

@@ -65,7 +65,7 @@ def main(base: str = "HEAD") -> int:
         print(f"{stem}: {len(new_ex)} texts, {n} embedded")
     vecs = np.load(DATA / "acts.vectors.npy")
     with tempfile.TemporaryDirectory() as tmp:  # fitted into a scratch cache, then shipped (an up-to-date file stays)
-        act_model(new_ex, vecs, eid, tutor.settings.answer, Path(tmp))
+        act_model(new_ex, vecs, tutor.settings.answer, Path(tmp))
         for ext in (".npz", ".json"):
             if (Path(tmp) / f"acts.model{ext}").exists():
                 shutil.copyfile(Path(tmp) / f"acts.model{ext}", DATA / f"acts.model{ext}")

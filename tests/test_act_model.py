@@ -13,8 +13,7 @@ import pytest
 
 from s2r_tutor.answer import act_model
 from s2r_tutor.answer.act_model import fit, fitted_model, model_key
-from s2r_tutor.answer.acts import ACTS, example_texts, load_examples
-from s2r_tutor.answer.vectors import vectors_key
+from s2r_tutor.answer.acts import ACTS, load_examples
 from s2r_tutor.retrieval.glossary import expand_query
 from s2r_tutor.settings import PROJECT_ROOT
 
@@ -42,21 +41,21 @@ def test_the_regression_learns_labelled_directions_and_reads_new_points():
 def test_the_fitted_model_is_cached_by_key_and_refitted_when_the_examples_change(tmp_path, monkeypatch):
     x, y = _clusters(2)
     labels = [ACTS[i] for i in y]
-    first = fitted_model(x, "k1", labels, ACTS, "acts.model", tmp_path, **FIT)
+    first = fitted_model(x, labels, ACTS, "acts.model", tmp_path, **FIT)
     assert (tmp_path / "acts.model.npz").is_file()
-    assert json.loads((tmp_path / "acts.model.json").read_text("utf-8"))["key"] == model_key("k1", labels, ACTS, **FIT)
+    assert json.loads((tmp_path / "acts.model.json").read_text("utf-8"))["key"] == model_key(x, labels, ACTS, **FIT)
 
     def no_fit(*args, **kwargs):
         raise AssertionError("the cached model should have been read")
 
     monkeypatch.setattr(act_model, "fit", no_fit)
-    again = fitted_model(x, "k1", labels, ACTS, "acts.model", tmp_path, **FIT)
+    again = fitted_model(x, labels, ACTS, "acts.model", tmp_path, **FIT)
     assert np.array_equal(again.weights, first.weights)
-    with pytest.raises(AssertionError, match="cached"):  # other examples (another vectors key): fitted anew
-        fitted_model(x, "k2", labels, ACTS, "acts.model", tmp_path, **FIT)
+    with pytest.raises(AssertionError, match="cached"):  # other example vectors: fitted anew
+        fitted_model(_clusters(3)[0], labels, ACTS, "acts.model", tmp_path, **FIT)
     (tmp_path / "acts.model.npz").write_bytes(b"not a numpy file")  # a corrupt cache is fitted anew, not an error
     with pytest.raises(AssertionError, match="cached"):
-        fitted_model(x, "k1", labels, ACTS, "acts.model", tmp_path, **FIT)
+        fitted_model(x, labels, ACTS, "acts.model", tmp_path, **FIT)
 
 
 def test_the_shipped_act_model_is_of_the_shipped_examples(tutor):
@@ -64,7 +63,7 @@ def test_the_shipped_act_model_is_of_the_shipped_examples(tutor):
     start (about a second), and would silently be of other labels if the key check ever slipped."""
     a = tutor.settings.answer
     examples = load_examples()
-    key = model_key(vectors_key(tutor.embedder.id, example_texts(examples)), [e.act for e in examples], ACTS,
+    key = model_key(tutor._get_answerer().acts.vectors, [e.act for e in examples], ACTS,
                     scale=a.act_model_scale, l2=a.act_model_l2, epochs=a.act_model_epochs)
     data = resources.files("s2r_tutor").joinpath("data")
     assert json.loads(data.joinpath("acts.model.json").read_text("utf-8"))["key"] == key, \

@@ -9,7 +9,8 @@ regression 0.78-0.80 over a wide range of its settings, the two averaged 0.81. S
 as they did on the vote.
 
 Fitting takes about a second, so the fitted weights are kept like the example vectors (`answer/vectors.py`): shipped
-for the default embedder, cached beside the index for another, keyed by the embedder, the examples and the settings.
+for the default embedder, cached beside the index for another, keyed by the vectors themselves, the labels and the
+settings.
 Fitting is full-batch gradient descent from zero (deterministic), with class weights so an act of 30 examples is not
 drowned by one of 400.
 """
@@ -69,17 +70,20 @@ def fit(vectors: np.ndarray, labels: list[int], n_classes: int, *, scale: float,
     return ActModel(w, b, scale, classes)
 
 
-def model_key(vectors_key: str, labels: list[str], classes: tuple[str, ...], scale: float, l2: float, epochs: int) -> str:
-    h = hashlib.sha256(vectors_key.encode())
+def model_key(vectors: np.ndarray, labels: list[str], classes: tuple[str, ...], scale: float, l2: float,
+              epochs: int) -> str:
+    """What the fit depends on: the vectors themselves (hashing their bytes costs a few ms; keying on the embedder and
+    the example texts again cost 200 ms at start-up), the labels and the settings."""
+    h = hashlib.sha256(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
     h.update(json.dumps([labels, list(classes), scale, l2, epochs]).encode())
     return h.hexdigest()
 
 
-def fitted_model(vectors: np.ndarray, vectors_key: str, labels: list[str], classes: tuple[str, ...], name: str,
+def fitted_model(vectors: np.ndarray, labels: list[str], classes: tuple[str, ...], name: str,
                  cache_dir: Path | None, *, scale: float, l2: float, epochs: int) -> ActModel:
     """The model for these example vectors and labels: from the file shipped under the package's `data/<name>`, or
     the cache beside the index, when the key matches; fitted (and cached) otherwise."""
-    key = model_key(vectors_key, labels, classes, scale, l2, epochs)
+    key = model_key(vectors, labels, classes, scale, l2, epochs)
     for base in keyed_places(name, cache_dir, key):
         try:
             with np.load(f"{base}.npz", allow_pickle=False) as f:

@@ -30,7 +30,7 @@ from .act_model import ActModel, fitted_model
 from .finalize import to_simplified
 from .lexicon import any_of, canonical
 from . import ruledata as rd
-from .vectors import labelled_vectors, vectors_key
+from .vectors import labelled_vectors
 
 log = logging.getLogger("s2r_tutor.answer")
 
@@ -171,10 +171,9 @@ def clause_vectors(examples: list[Example], embedder, cache_dir: Path | None) ->
                             "labelled example ask clauses")
 
 
-def act_model(examples: list[Example], vectors: np.ndarray, embedder_id: str, settings, cache_dir: Path | None) -> ActModel:
+def act_model(examples: list[Example], vectors: np.ndarray, settings, cache_dir: Path | None) -> ActModel:
     """The act regression over the examples' vectors (shipped, cached or fitted once: `act_model.fitted_model`)."""
-    return fitted_model(vectors, vectors_key(embedder_id, example_texts(examples)), [e.act for e in examples], ACTS,
-                        "acts.model", cache_dir, scale=settings.act_model_scale, l2=settings.act_model_l2,
+    return fitted_model(vectors, [e.act for e in examples], ACTS, "acts.model", cache_dir, scale=settings.act_model_scale, l2=settings.act_model_l2,
                         epochs=settings.act_model_epochs)
 
 

@@ -188,7 +188,7 @@ class Answerer:
                               clauses=clause_vectors(examples, tutor.embedder, self.settings.index_dir),
                               embed=tutor.embedder.embed_queries, needs=load_needs(),
                               unless=load_unless(), decisive=load_decisive(),
-                              model=act_model(examples, vectors, tutor.embedder.id, a, self.settings.index_dir))
+                              model=act_model(examples, vectors, a, self.settings.index_dir))
         self.leads = Leads(self.card)  # checks every lead sentence against the card (AnswerDataError)
         self.card.fillers = self.leads.fillers  # quotes leave the card's own filler clauses out
         self.forms = Forms(self.leads.counts)  # and every labelled form example reads as labelled
@@ -843,8 +843,8 @@ class Answerer:
         out = [w for w in self.card_words.unknown(text) if w.isascii()]
         for token in jieba.posseg.cut(text):
             w = token.word
-            if (token.flag.startswith("n") and len(w) >= 2 and not w.isascii() and w not in known
-                    and w not in self._card_text
+            # (the substrings include the word itself: a card word is no setting)
+            if (token.flag.startswith("n") and len(w) >= 2 and not w.isascii() and w not in self._card_text
                     and not any(w[i:j] in known for i in range(len(w)) for j in range(i + 2, len(w) + 1))):
                 out.append(w)
         return out

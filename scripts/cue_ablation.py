@@ -48,10 +48,10 @@ def groups(data: dict, kind: str) -> dict[str, list[str]]:
 def without(data: dict, drop: list[tuple[str, str, str]]) -> dict:
     out = copy.deepcopy(data)
     for kind, act, pattern in drop:
-        g = groups(out, kind)
+        g = out if kind == "cues" else out[kind]  # (groups() builds a new dict for the cues: edit the file's own)
         g[act] = [p for p in g[act] if p != pattern]
         if not g[act]:
-            del (out if kind == "cues" else out[kind])[act]
+            del g[act]
     return out
 
 

@@ -24,6 +24,7 @@ class Focus:
     question: str = ""
     act: str = "define"  # what is asked (answer/acts.py); the scenario walkthrough orders its parts by it
     factors: list[str] | None = None  # a customer story's gap factors (story_match.StoryMatcher); None: not read
+    factor_votes: dict[str, float] = field(default_factory=dict)  # the labelled stories' vote per factor (0-1)
     followup: bool = False  # the question follows an answer: a walkthrough's "why" adds the deeper reason
     claim: str | None = None  # the yes/no claim the neighbours read (data/leads.json claims); builders answer only it
     order: list[str] = field(default_factory=list)  # `anchors` in the order the question (or the turn before) names them

@@ -37,6 +37,9 @@ class Factor:
     # the words for the customer (framing, zh/en): what differs, that the system needs adapting for it, what we
     # check first; our wording of the card scenario's tags, said before the card sentences that back it
     reply: dict[str, str] = field(default_factory=dict)
+    # the reply states what the story itself told (a part swapped, this one unit against the others): said only
+    # where the story names the factor, in its cue words or by a clear neighbour vote (Table.reply_min_vote)
+    reply_if_named: bool = False
 
 
 #: the blocks a story answer is made of (data/rules/scenarios.json "shapes" orders them per act; the
@@ -110,6 +113,9 @@ class Table:
     story_share: float = 1.01
     told_share: float = 1.01  # the same share for a question with no symptom or story cue (StoryMatcher.told)
     told_held: float = 1.01  # ... unless a labelled question (acts.jsonl) this close holds it: its topic stands
+    # a `reply_if_named` factor's words are said when the story's words name it or its labelled neighbours vote it
+    # at least this (a clear neighbour vote is the story told in other words: "3 of 50 units behave differently", 0.87)
+    reply_min_vote: float = 0.0
     reason_cite: tuple[tuple[str, str], ...] = ()  # the card's reason said by a story's "why" follow-up
     tried: re.Pattern[str] = rd.NEVER  # words saying a check was already done ("已经调过", "already re-tuned")
     # per uncovered key: the line said instead of its note when the story asks "is this the gap?" (temperature:
@@ -209,6 +215,12 @@ def _evidence(entry: str, raw: object) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _flag(entry: str, key: str, raw: object) -> bool:
+    if not isinstance(raw, bool):
+        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: {key!r} must be true or false")
+    return raw
+
+
 def parse_table(data: dict) -> Table:
     """The factor table from its JSON object; a malformed entry is an AnswerDataError naming it."""
     src = rd.source(_TABLE)
@@ -227,7 +239,8 @@ def parse_table(data: dict) -> Table:
                               (method["anchor"], method["ties"]) if method else None,
                               _evidence(f"{entry}.say", f["say"]) if f.get("say") else (),
                               _evidence(f"{entry}.blame", f["blame"]) if f.get("blame") else (),
-                              rd.lang_text(_TABLE, f"{entry}.reply", f.get("reply"))))
+                              rd.lang_text(_TABLE, f"{entry}.reply", f.get("reply")),
+                              _flag(entry, "reply_if_named", f.get("reply_if_named", False))))
     if not factors:
         raise AnswerDataError(f"{src}: no factors")
     g = data.get("general")
@@ -278,6 +291,7 @@ def parse_table(data: dict) -> Table:
                  story_share=rd.number(_TABLE, "match.story_share", m.get("story_share", 1.01)),
                  told_share=rd.number(_TABLE, "match.told_share", m.get("told_share", 1.01)),
                  told_held=rd.number(_TABLE, "match.told_held", m.get("told_held", 1.01)),
+                 reply_min_vote=rd.number(_TABLE, "match.reply_min_vote", m.get("reply_min_vote", 0.0)),
                  tried=rd.compile_list(_TABLE, "tried", data["tried"]) if data.get("tried") else rd.NEVER,
                  uncovered_verdict={u["key"]: rd.lang_text(_TABLE, f"uncovered.{u['key']}.verdict", u["verdict"])
                                     for u in data.get("uncovered") or [] if u.get("verdict") is not None},

@@ -1236,6 +1236,14 @@ class Answerer:
                 and not plan.previous_answer
                 and self.stories.story_share(plan.qv) < self.settings.answer.untold_story_share)
 
+    def _thin_example(self, markdown: str, ledger: Ledger, lang: str) -> str | None:
+        """The line saying the card gives no worked case of the part an example answer leads with (leads.json
+        example_thin), or None: the answer's first citation is another section, or the table has no such part."""
+        first = re.search(r"\[(\d+)\]", markdown)
+        chunk = self._cited_chunks(ledger).get(first.group(1)) if first else None
+        thin = self.leads.example_thin
+        return thin.said(chunk.anchor, lang) if thin is not None and chunk is not None else None
+
     def _cited_chunks(self, ledger: Ledger) -> dict:
         """citation marker ("1") -> the chunk it cites, for the lines of one answer being composed."""
         chunks = {c.chunk_id: c for c in self.tutor.chunks}
@@ -1745,6 +1753,12 @@ class Answerer:
             # five such answers gave the card's example silently, graded 1-2); an answer that already says the card
             # has no other example says enough (dev b27-006)
             markdown = f"{ledger.frame(self.leads.example_setting.line[lang])}\n\n{markdown}"
+        elif plan.act == "example" and markdown.strip() and _EXAMPLE_SAID[lang] not in markdown \
+                and (thin := self._thin_example(markdown, ledger, lang)) is not None:
+            # "系统辨识能举个具体例子吗": the part's example on the card is one line restating it; said as if it were a
+            # worked case, readers graded it 1 ("restates the definition, never says the card has no worked example",
+            # blind 56 b56-020, b56en-027; blind 53 b53en-009)
+            markdown = f"{ledger.frame(thin)}\n\n{markdown}"
         verdict = verify(markdown, ledger.all(), ledger.framing)
         if verdict.dropped:
             log.warning("verification dropped %d unsupported piece(s): %s", len(verdict.dropped), verdict.dropped[:3])

@@ -199,6 +199,31 @@ def _example_setting(raw) -> ExampleSetting | None:
                           frozenset(generic))
 
 
+@dataclass(frozen=True)
+class ExampleThin:
+    """Card parts whose only example is one line restating the part (leads.json example_thin): an example asked of
+    one of them says first that the card gives no worked case of it (`line`, zh/en, with {name})."""
+
+    names: dict[str, dict[str, str]]  # anchor -> {zh, en}: the part's name
+    line: dict[str, str]
+
+    def said(self, anchor: str, lang: str) -> str | None:
+        name = self.names.get(anchor)
+        return self.line[lang].format(name=name[lang]) if name else None
+
+
+def _example_thin(raw) -> ExampleThin | None:
+    if raw is None:
+        return None
+    names = raw.get("parts") if isinstance(raw, dict) else None
+    if not (isinstance(names, dict) and names and all(isinstance(v, dict) and all(isinstance(v.get(x), str) and v[x].strip()
+                                                                                   for x in ("zh", "en")) for v in names.values())
+            and all(isinstance(raw.get(x), str) and "{name}" in raw[x] for x in ("zh", "en"))):
+        raise AnswerDataError("data/leads.json example_thin: expected {parts: {anchor: {zh, en}}, zh, en} with {name} "
+                              "in each line")
+    return ExampleThin({a: dict(v) for a, v in names.items()}, {x: raw[x] for x in ("zh", "en")})
+
+
 def _cue_line(where: str, entry) -> tuple[re.Pattern[str], dict[str, str]] | None:
     """(cue, verdict line per language) of an optional {cue, verdict: {zh, en}} entry."""
     if entry is None:
@@ -399,6 +424,7 @@ class Leads:
                                                 _pattern(f"customer_words.{t}.unless", v.get("unless")))
                                for t, v in cw.items()}
         self.example_setting = _example_setting(data.get("example_setting"))
+        self.example_thin = _example_thin(data.get("example_thin"))
         pt = data.get("pair_topics", [])
         if not isinstance(pt, list) or any(t not in intents for t in pt):
             raise AnswerDataError("data/leads.json pair_topics: expected [topic, ...] with known topics")
@@ -538,6 +564,8 @@ class Leads:
         for m in self.missing:
             if (gone := [a for a in m.parts if self.card.chunk(a) is None]):
                 raise AnswerDataError(f"data/leads.json not_in_card.{m.kind}.parts: no card section {gone[0]!r}")
+        if self.example_thin is not None and (gone := [a for a in self.example_thin.names if self.card.chunk(a) is None]):
+            raise AnswerDataError(f"data/leads.json example_thin.parts: no card section {gone[0]!r}")
         for side in wholes + list(self.purposes) + list(self.compare_terms) + [a for c in self.conditions for a in c.fits + c.against]:
             if self.card.chunk(side) is None:
                 raise AnswerDataError(f"data/leads.json purposes: no card section {side!r}")

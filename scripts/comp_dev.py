@@ -1,5 +1,5 @@
 """Dev check of the non-story answers (issue 14/17): run the real Tutor on every case of the dev sets
-(tests/eval/*.jsonl but the unread holdout4-6, and the spent blind sets docs/blind8-56) and write one row per case (act, intent,
+(tests/eval/*.jsonl but the unread holdout4-6, and the spent blind sets docs/blind8-57) and write one row per case (act, intent,
 refused, answer), then print act accuracy, out-of-scope refused and answerable refused per set.
 Not a test: numbers to compare before and after a change.
 
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # holdout4-6 stay out: they are measurement sets nobody may read per question (docs/evaluation.md, "The sets").
 UNREAD = {"holdout4", "holdout5", "holdout6"}
-SPENT_BLIND = range(8, 57)  # docs/blind8-56: graded once, then dev sets (the next blind set is not added until spent)
+SPENT_BLIND = range(8, 58)  # docs/blind8-57: graded once, then dev sets (the next blind set is not added until spent)
 SETS = [*sorted(p for p in (ROOT / "tests" / "eval").glob("*.jsonl") if p.stem not in UNREAD),
         *[p for n in SPENT_BLIND for p in sorted((ROOT / "docs" / f"blind{n}").glob(f"holdout{n}*.jsonl"))]]
 

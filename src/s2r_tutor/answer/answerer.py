@@ -604,8 +604,8 @@ class Answerer:
             told_more = is_story(question) or bool(match_factors(question))
             sv = None if told_more or not (ctx.is_followup and topic) else \
                 story_vector if story_vector is not None else self._own_vector(topic)
-            focus.factors = self.stories.match(qv if sv is None else sv, focus.question)
             focus.factor_votes = self.stories.neighbour_votes(qv if sv is None else sv)
+            focus.factors = self.stories.match(qv if sv is None else sv, focus.question, focus.factor_votes)
             # the yes/no it asks (a follow-up's vector is the earlier question's: its cue words decide)
             focus.verdict = None if ctx.is_followup else self.stories.verdict(qv, focus.question)
         focus.own = question

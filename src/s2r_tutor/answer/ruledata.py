@@ -90,6 +90,12 @@ def number(name: str, key: str, value: object) -> float:
     return float(value)
 
 
+def flag(name: str, key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise AnswerDataError(f"{source(name)}: {key}: must be true or false, got {value!r}")
+    return value
+
+
 def lang_text(name: str, entry: str, value: object) -> dict[str, str]:
     """A {'zh': ..., 'en': ...} framing text."""
     if not isinstance(value, dict) or not all(isinstance(value.get(k), str) and value.get(k) for k in ("zh", "en")):

@@ -215,12 +215,6 @@ def _evidence(entry: str, raw: object) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _flag(entry: str, key: str, raw: object) -> bool:
-    if not isinstance(raw, bool):
-        raise AnswerDataError(f"{rd.source(_TABLE)}: {entry}: {key!r} must be true or false")
-    return raw
-
-
 def parse_table(data: dict) -> Table:
     """The factor table from its JSON object; a malformed entry is an AnswerDataError naming it."""
     src = rd.source(_TABLE)
@@ -240,7 +234,7 @@ def parse_table(data: dict) -> Table:
                               _evidence(f"{entry}.say", f["say"]) if f.get("say") else (),
                               _evidence(f"{entry}.blame", f["blame"]) if f.get("blame") else (),
                               rd.lang_text(_TABLE, f"{entry}.reply", f.get("reply")),
-                              _flag(entry, "reply_if_named", f.get("reply_if_named", False))))
+                              rd.flag(_TABLE, f"{entry}.reply_if_named", f.get("reply_if_named", False))))
     if not factors:
         raise AnswerDataError(f"{src}: no factors")
     g = data.get("general")

@@ -152,9 +152,10 @@ class StoryMatcher:
         # leave-one-out they are right about a third of the time when they split (story_matcher_eval.py)
         return best if votes[best] >= self.t.verdict_min else order[-1]
 
-    def match(self, qv: np.ndarray | None, question: str) -> list[str]:
-        """The factors the story names, strongest first ([] when it names none)."""
-        nv = self.neighbour_votes(qv)
+    def match(self, qv: np.ndarray | None, question: str, neighbours: dict[str, float] | None = None) -> list[str]:
+        """The factors the story names, strongest first ([] when it names none). `neighbours`: `neighbour_votes(qv)`,
+        when the caller has it already."""
+        nv = self.neighbour_votes(qv) if neighbours is None else neighbours
         votes = self.votes(qv, question, nv)
         # a tie is broken by the labelled stories, not by the table's order: a cue word is a light feature ("绊倒"
         # in "用了大半年越来越容易绊倒" tied the worn body its neighbours name, and terrain was checked; b48-039)
